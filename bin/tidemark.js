@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// Entry point. `npm install` compiles src/ to dist/ (the `prepare` script) so the CLI starts
+// fast; without dist/ (or with TIDEMARK_FROM_SOURCE=1, as the tests use) the TypeScript
+// sources run through tsx's loader instead.
+import { existsSync } from "node:fs";
+
+const compiled = new URL("../dist/cli/main.js", import.meta.url);
+let main;
+if (process.env.TIDEMARK_FROM_SOURCE !== "1" && existsSync(compiled)) {
+  ({ main } = await import(compiled.href));
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  ({ main } = await import("../src/cli/main.ts"));
+}
+process.exitCode = await main(process.argv.slice(2));

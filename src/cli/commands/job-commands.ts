@@ -1,0 +1,199 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { stringify } from "yaml";
+import type { JobRecord } from "../../engine/jobs/job-repo.ts";
+import type { JobService } from "../../engine/jobs/job-service.ts";
+import { UsageError } from "../../engine/errors.ts";
+import { readYamlFile } from "../../infra/config/load-config.ts";
+import { formatTable } from "../format-table.ts";
+import { jsonValue } from "../option-parsers.ts";
+import type { CliSession } from "../session.ts";
+
+interface ParamsOptions {
+  params?: unknown;
+  paramsFile?: string;
+}
+
+function readParams(session: CliSession, opts: ParamsOptions): unknown {
+  if (opts.params !== undefined && opts.paramsFile !== undefined) {
+    throw new UsageError("give either --params or --params-file, not both");
+  }
+  if (opts.paramsFile !== undefined) return readYamlFile(path.resolve(session.io.cwd, opts.paramsFile)) ?? {};
+  return opts.params;
+}
+
+async function jobService(session: CliSession): Promise<JobService> {
+  const runtime = await session.runtime();
+  const { JobService } = await import("../../engine/jobs/job-service.ts");
+  return new JobService(runtime.db, runtime.registry, runtime.clock);
+}
+
+function describeJob(session: CliSession, job: JobRecord): void {
+  session.print(`name:      ${job.name}`);
+  session.print(`type:      ${job.type}`);
+  session.print(`schedule:  ${job.schedule ?? "(none: runs only when asked)"}`);
+  session.print(`timezone:  ${job.timezone}`);
+  session.print(`enabled:   ${job.enabled ? "yes" : "no"}`);
+  session.print(`created:   ${job.createdAt}`);
+  session.print(`updated:   ${job.updatedAt}`);
+  session.print("params:");
+  session.print(
+    stringify(job.params)
+      .trimEnd()
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n"),
+  );
+}
+
+/** `tidemark job ls | show | add | update | enable | disable | rm | import | export | types`. */
+export function registerJobCommands(program: Command, session: CliSession): void {
+  const job = program.command("job").description("manage jobs (named, scheduled instances of a job type)");
+
+  job
+    .command("ls")
+    .description("list jobs")
+    .option("--json", "machine-readable output")
+    .action(async (opts: { json?: boolean }) => {
+      const jobs = await (await jobService(session)).repo.list();
+      if (opts.json) return session.printJson(jobs);
+      if (jobs.length === 0) return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
+      session.print(
+        formatTable(
+          ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
+          jobs.map((j) => [j.name, j.type, j.schedule, j.timezone, j.enabled ? "yes" : "no"]),
+        ),
+      );
+    });
+
+  job
+    .command("show <name>")
+    .description("show one job")
+    .option("--json", "machine-readable output")
+    .action(async (name: string, opts: { json?: boolean }) => {
+      const record = await (await jobService(session)).get(name);
+      if (opts.json) return session.printJson(record);
+      describeJob(session, record);
+    });
+
+  job
+    .command("types")
+    .description("list the job types of every registered pipeline")
+    .action(() => {
+      const names = session.registry.jobTypeNames();
+      if (names.length === 0) return session.print("No pipeline is registered yet.");
+      for (const p of session.registry.pipelines) {
+        for (const t of p.jobTypes) session.print(`${t.name.padEnd(28)} ${t.description}`);
+      }
+    });
+
+  job
+    .command("add <name>")
+    .description("add a job")
+    .requiredOption("--type <type>", "job type, e.g. books.run (see: tidemark job types)")
+    .option("--params <json>", "params as JSON", jsonValue)
+    .option("--params-file <file>", "params from a YAML or JSON file")
+    .option("--schedule <cron>", "cron expression, e.g. '*/5 * * * *'")
+    .option("--timezone <tz>", "IANA time zone of the schedule", "UTC")
+    .option("--disabled", "add it disabled")
+    .action(
+      async (
+        name: string,
+        opts: ParamsOptions & { type: string; schedule?: string; timezone: string; disabled?: boolean },
+      ) => {
+        const params = readParams(session, opts) ?? {};
+        // Validated before the database is opened: a rejected command writes nothing.
+        const { parseJobSpec } = await import("../../engine/jobs/job-validation.ts");
+        const spec = parseJobSpec(
+          session.registry,
+          {
+            name,
+            type: opts.type,
+            params,
+            schedule: opts.schedule ?? null,
+            timezone: opts.timezone,
+            enabled: !opts.disabled,
+          },
+          `job ${name}`,
+        );
+        await (await jobService(session)).add(spec);
+        session.print(`Added job ${name} (${opts.type})`);
+      },
+    );
+
+  job
+    .command("update <name>")
+    .description("change a job's type, params, schedule or time zone")
+    .option("--type <type>", "new job type")
+    .option("--params <json>", "new params as JSON (replaces all params)", jsonValue)
+    .option("--params-file <file>", "new params from a YAML or JSON file")
+    .option("--schedule <cron>", "new cron expression")
+    .option("--no-schedule", "remove the schedule")
+    .option("--timezone <tz>", "new IANA time zone")
+    .action(
+      async (
+        name: string,
+        opts: ParamsOptions & { type?: string; schedule?: string | false; timezone?: string },
+      ) => {
+        const params = readParams(session, opts);
+        if (opts.type) session.registry.jobType(opts.type);
+        const service = await jobService(session);
+        await service.update(name, {
+          type: opts.type,
+          params,
+          schedule: opts.schedule === false ? null : opts.schedule,
+          timezone: opts.timezone,
+        });
+        session.print(`Updated job ${name}`);
+      },
+    );
+
+  for (const [verb, enabled] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const) {
+    job
+      .command(`${verb} <name>`)
+      .description(`${verb} a job's schedule`)
+      .action(async (name: string) => {
+        await (await jobService(session)).update(name, { enabled });
+        session.print(`${enabled ? "Enabled" : "Disabled"} job ${name}`);
+      });
+  }
+
+  job
+    .command("rm <name>")
+    .description("delete a job (its run history stays)")
+    .option("--yes", "confirm the deletion")
+    .action(async (name: string, opts: { yes?: boolean }) => {
+      if (!opts.yes) throw new UsageError(`refusing to delete job ${name} without --yes`);
+      await (await jobService(session)).remove(name);
+      session.print(`Deleted job ${name}`);
+    });
+
+  job
+    .command("import <file>")
+    .description("add or replace the jobs of a YAML file (all or nothing)")
+    .action(async (file: string) => {
+      const where = path.resolve(session.io.cwd, file);
+      const document = readYamlFile(where);
+      const results = await (await jobService(session)).import(document, where);
+      for (const r of results) session.print(`${r.action} ${r.name}`);
+      session.print(`Imported ${results.length} job(s) from ${file}`);
+    });
+
+  job
+    .command("export")
+    .description("print every job as YAML (the format job import reads)")
+    .option("-o, --output <file>", "write to a file instead of stdout")
+    .action(async (opts: { output?: string }) => {
+      const text = stringify(await (await jobService(session)).export());
+      if (opts.output) {
+        writeFileSync(path.resolve(session.io.cwd, opts.output), text);
+        session.print(`Wrote ${opts.output}`);
+      } else {
+        session.io.out(text);
+      }
+    });
+}

@@ -1,0 +1,88 @@
+import type { Command } from "commander";
+import type { RunReport } from "../../engine/runs/job-runner.ts";
+import { positiveInt } from "../option-parsers.ts";
+import type { CliSession } from "../session.ts";
+
+/** Aborts on SIGINT/SIGTERM so a run stops cleanly and records itself. */
+function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${sig}`));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+function printReport(session: CliSession, r: RunReport): void {
+  session.print(`${r.jobName}: ${r.status} (run ${r.runId})`);
+  if (r.error) session.print(`  error: ${r.error}`);
+  for (const [k, v] of Object.entries(r.summary)) {
+    session.print(`  ${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
+  }
+}
+
+/** `tidemark run <job>` and `tidemark run-due`. */
+export function registerRunCommands(program: Command, session: CliSession): void {
+  program
+    .command("run <job>")
+    .description("run a job now (exit 0 ok, 1 failed, 3 already running)")
+    .option("--dry-run", "do everything except the writes the job type defines as side effects")
+    .option("--limit <n>", "process at most n targets", positiveInt)
+    .option("--json", "print the run report as JSON")
+    .action(async (name: string, opts: { dryRun?: boolean; limit?: number; json?: boolean }) => {
+      const runtime = await session.runtime();
+      const [{ runStoredJob }, { exitCodeFor }] = await Promise.all([
+        import("../../engine/runs/run-stored-job.ts"),
+        import("../../engine/runs/job-runner.ts"),
+      ]);
+      const interrupt = interruptSignal();
+      try {
+        const report = await runStoredJob(runtime, name, {
+          dryRun: opts.dryRun,
+          limit: opts.limit,
+          signal: interrupt.signal,
+          progress: !opts.json && session.io.isTTY,
+        });
+        if (opts.json) session.printJson(report);
+        else printReport(session, report);
+        session.exitCode = exitCodeFor(report.status);
+      } finally {
+        interrupt.dispose();
+      }
+    });
+
+  program
+    .command("run-due")
+    .description("run every enabled job whose schedule is due, one after another")
+    .option("--dry-run", "pass dry-run to every job")
+    .option("--json", "print the outcomes as JSON")
+    .action(async (opts: { dryRun?: boolean; json?: boolean }) => {
+      const runtime = await session.runtime();
+      const { runDue } = await import("../../engine/runs/run-due.ts");
+      const interrupt = interruptSignal();
+      try {
+        const outcomes = await runDue(runtime, {
+          dryRun: opts.dryRun,
+          signal: interrupt.signal,
+          progress: !opts.json && session.io.isTTY,
+        });
+        if (opts.json) session.printJson(outcomes);
+        else if (outcomes.length === 0) session.print("Nothing due.");
+        for (const o of opts.json ? [] : outcomes) {
+          if (o.outcome === "ran") printReport(session, o.report);
+          else session.print(`${o.job}: ${o.outcome === "already-running" ? "skipped" : "error"}: ${o.error}`);
+        }
+        const failed = outcomes.some(
+          (o) => o.outcome === "error" || (o.outcome === "ran" && o.report.status === "failed"),
+        );
+        session.exitCode = failed ? 1 : 0;
+      } finally {
+        interrupt.dispose();
+      }
+    });
+}

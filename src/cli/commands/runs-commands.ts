@@ -1,0 +1,72 @@
+import type { Command } from "commander";
+import type { RunRecord } from "../../engine/runs/run-repo.ts";
+import { NotFoundError, UsageError } from "../../engine/errors.ts";
+import { formatTable } from "../format-table.ts";
+import { positiveInt } from "../option-parsers.ts";
+import type { CliSession } from "../session.ts";
+
+const STATUSES = ["running", "succeeded", "failed", "skipped", "abandoned"] as const;
+
+async function runRepo(session: CliSession) {
+  const runtime = await session.runtime();
+  const { RunRepo } = await import("../../engine/runs/run-repo.ts");
+  const repo = new RunRepo(runtime.db);
+  // Listing is where users look for dead runs: settle them first.
+  await repo.markAbandoned(runtime.clock.now().toISOString());
+  return repo;
+}
+
+function duration(run: RunRecord): string {
+  if (!run.finishedAt) return "-";
+  const ms = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** `tidemark runs ls | show`. */
+export function registerRunsCommands(program: Command, session: CliSession): void {
+  const runs = program.command("runs").description("run history");
+
+  runs
+    .command("ls")
+    .description("list runs, newest first")
+    .option("--job <name>", "only this job's runs")
+    .option("--status <status>", `only runs with this status (${STATUSES.join("|")})`)
+    .option("--limit <n>", "how many (default 20)", positiveInt, 20)
+    .option("--json", "machine-readable output")
+    .action(async (opts: { job?: string; status?: string; limit: number; json?: boolean }) => {
+      if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) {
+        throw new UsageError(`--status ${opts.status}: expected one of ${STATUSES.join(", ")}`);
+      }
+      const list = await (await runRepo(session)).list({
+        jobName: opts.job,
+        status: opts.status as RunRecord["status"] | undefined,
+        limit: opts.limit,
+      });
+      if (opts.json) return session.printJson(list);
+      if (list.length === 0) return session.print("No runs.");
+      session.print(
+        formatTable(
+          ["RUN ID", "JOB", "STATUS", "STARTED", "DURATION", "ERROR"],
+          list.map((r) => [r.runId, r.jobName, r.status, r.startedAt, duration(r), r.error ?? ""]),
+        ),
+      );
+    });
+
+  runs
+    .command("show <run_id>")
+    .description("show one run with its summary")
+    .option("--json", "machine-readable output")
+    .action(async (runId: string, opts: { json?: boolean }) => {
+      const run = await (await runRepo(session)).get(runId);
+      if (!run) throw new NotFoundError(`unknown run ${JSON.stringify(runId)}`);
+      if (opts.json) return session.printJson(run);
+      session.print(`run_id:    ${run.runId}`);
+      session.print(`job:       ${run.jobName} (${run.jobType})`);
+      session.print(`status:    ${run.status}${run.dryRun ? " (dry run)" : ""}`);
+      session.print(`started:   ${run.startedAt}`);
+      session.print(`finished:  ${run.finishedAt ?? "-"} (${duration(run)})`);
+      session.print(`host/pid:  ${run.host}/${run.pid}`);
+      if (run.error) session.print(`error:     ${run.error}`);
+      session.print(`summary:   ${JSON.stringify(run.summary ?? {}, null, 2)}`);
+    });
+}

@@ -1,0 +1,70 @@
+import { Command, Option } from "commander";
+import type { CliServices } from "../engine/registry/pipeline-definition.ts";
+import type { Registry } from "../engine/registry/registry.ts";
+import { registerDbCommands } from "./commands/db-commands.ts";
+import { registerDemoCommand } from "./commands/demo-command.ts";
+import { registerHashCommand } from "./commands/hash-command.ts";
+import { registerInitCommand } from "./commands/init-command.ts";
+import { registerJobCommands } from "./commands/job-commands.ts";
+import { registerRunCommands } from "./commands/run-commands.ts";
+import { registerRunsCommands } from "./commands/runs-commands.ts";
+import type { CliIo } from "./io.ts";
+import { CliSession, type GlobalOptions } from "./session.ts";
+
+const EXIT_CODES = `
+Exit codes:
+  0  ok
+  1  a job (or one of the due jobs) failed
+  2  usage or configuration error (bad option, bad config, unknown job or type, bad params)
+  3  already running (another process holds the job's lease)
+
+Environment: TIDEMARK_DATABASE_URL, TIDEMARK_DATA_DIR (default ./data), TIDEMARK_ENV,
+TIDEMARK_LOG_LEVEL, TIDEMARK_BLOBS_DRIVER, TIDEMARK_S3_* override tidemark.yaml.`;
+
+/** Builds the commander program with the engine's commands and every pipeline's. */
+export function buildProgram(io: CliIo, registry: Registry): { program: Command; session: CliSession } {
+  const program = new Command("tidemark");
+  const session = new CliSession(io, registry, () => program.opts<GlobalOptions>());
+  program
+    .description("Incremental, idempotent, resumable data-collection jobs.")
+    .version("0.1.0", "-V, --version")
+    .option("-c, --config <file>", "configuration file (default: ./tidemark.yaml if present)")
+    .addOption(
+      new Option("--log-level <level>", "log level").choices([
+        "trace",
+        "debug",
+        "info",
+        "warn",
+        "error",
+        "fatal",
+        "silent",
+      ]),
+    )
+    .addHelpText("after", EXIT_CODES)
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) })
+    .exitOverride();
+
+  registerInitCommand(program, session);
+  registerDbCommands(program, session);
+  registerJobCommands(program, session);
+  registerRunsCommands(program, session);
+  registerRunCommands(program, session);
+  registerHashCommand(program, session);
+  registerDemoCommand(program, session);
+
+  const services: CliServices = {
+    runtime: () => session.runtime(),
+    print: (line) => session.print(line),
+  };
+  for (const pipeline of registry.pipelines) pipeline.cli?.(program, services);
+
+  // Every subcommand shares the root's output routing and exit override.
+  const configure = (cmd: Command) => {
+    cmd.configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) }).exitOverride();
+    cmd.showHelpAfterError("(run with --help for usage)");
+    for (const sub of cmd.commands) configure(sub);
+  };
+  for (const sub of program.commands) configure(sub);
+  return { program, session };
+}

@@ -1,0 +1,84 @@
+import type { Config } from "../infra/config/load-config.ts";
+import type { Logger } from "../infra/logging/logger.ts";
+import type { Registry } from "../engine/registry/registry.ts";
+import type { Runtime } from "../engine/runtime/runtime.ts";
+import type { CliIo } from "./io.ts";
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  config?: string;
+  logLevel?: string;
+}
+
+/**
+ * One CLI invocation's services, created on first use so that `--help` and commands that do
+ * not need the database never load it.
+ */
+export class CliSession {
+  #config: Config | undefined;
+  #logger: Logger | undefined;
+  #runtime: Promise<Runtime> | undefined;
+  /** Exit code a command sets when it finished without throwing (e.g. 1 for a failed run). */
+  exitCode = 0;
+
+  constructor(
+    readonly io: CliIo,
+    readonly registry: Registry,
+    private readonly globals: () => GlobalOptions,
+  ) {}
+
+  /** The loaded configuration (ConfigError on a bad file). */
+  async config(): Promise<Config> {
+    if (!this.#config) {
+      const { loadConfig } = await import("../infra/config/load-config.ts");
+      this.#config = loadConfig({ configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env });
+    }
+    return this.#config;
+  }
+
+  /** The process logger (stderr). */
+  async logger(): Promise<Logger> {
+    if (!this.#logger) {
+      const { createLogger } = await import("../infra/logging/logger.ts");
+      const level = this.globals().logLevel ?? (await this.config()).log.level;
+      this.#logger = createLogger({
+        level,
+        destination: this.io.logDestination,
+        pretty: this.io.logDestination ? false : undefined,
+      });
+    }
+    return this.#logger;
+  }
+
+  /** Database (migrated), blob store and registry; opened once per invocation. */
+  runtime(): Promise<Runtime> {
+    this.#runtime ??= (async () => {
+      const { openRuntime } = await import("../engine/runtime/open-runtime.ts");
+      return openRuntime({
+        config: await this.config(),
+        registry: this.registry,
+        logger: await this.logger(),
+      });
+    })();
+    return this.#runtime;
+  }
+
+  /** Writes one line to stdout. */
+  print(line = ""): void {
+    this.io.out(`${line}\n`);
+  }
+
+  /** Writes a value as pretty JSON to stdout. */
+  printJson(value: unknown): void {
+    this.io.out(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Closes whatever was opened. */
+  async close(): Promise<void> {
+    if (this.#runtime) {
+      const rt = await this.#runtime.catch(() => undefined);
+      await rt?.close();
+    }
+    this.#logger?.flush();
+  }
+}

@@ -1,0 +1,36 @@
+import type { Config } from "../../infra/config/load-config.ts";
+import type { BlobStore } from "../../infra/blobs/blob-store.ts";
+import type { Database } from "../../infra/db/open-database.ts";
+import type { Logger } from "../../infra/logging/logger.ts";
+import type { ProgressReporter } from "../../infra/logging/progress.ts";
+import type { LeaseStore } from "../leases/lease-store.ts";
+import type { Clock } from "./clock.ts";
+
+/** Everything a run receives (seed 000's JobContext, plus the engine's services). */
+export interface JobContext {
+  /** Deployment environment (`dev` | `prod`). */
+  readonly env: Config["env"];
+  readonly jobName: string;
+  readonly jobType: string;
+  /** `<job>_<YYYYMMDDTHHMMSSZ>_<rand6>`. */
+  readonly runId: string;
+  /** Fixed when the run starts: UTC, whole seconds. */
+  readonly jobStartAt: Date;
+  /** 00:00 UTC of jobStartAt's day: the boundary of "updated today". */
+  readonly dayStart: Date;
+  readonly dryRun: boolean;
+  /** Optional cap on the number of targets processed. */
+  readonly limit: number | undefined;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly blobs: BlobStore;
+  readonly clock: Clock;
+  /** Aborted when the process is asked to stop or the run's lease is lost. */
+  readonly signal: AbortSignal;
+  /** Leases for keys below the job (e.g. one per supplier). */
+  readonly leases: LeaseStore;
+  /** The resolved configuration (data dir, per-pipeline settings, …). */
+  readonly config: Config;
+  /** A progress bar on a TTY, silent otherwise. */
+  progress(label: string, total?: number): ProgressReporter;
+}

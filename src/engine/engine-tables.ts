@@ -1,0 +1,47 @@
+/** Row types of the engine's own tables (`tm_` prefix). Timestamps are ISO-8601 UTC strings. */
+
+export interface JobsTable {
+  name: string;
+  type: string;
+  /** Params as JSON text. */
+  params: string;
+  schedule: string | null;
+  timezone: string;
+  /** 1 or 0. */
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type RunStatus = "running" | "succeeded" | "failed" | "skipped" | "abandoned";
+
+export interface RunsTable {
+  run_id: string;
+  job_name: string;
+  job_type: string;
+  status: RunStatus;
+  started_at: string;
+  finished_at: string | null;
+  /** Summary returned by the job, as JSON text. */
+  summary: string | null;
+  error: string | null;
+  dry_run: number;
+  /** The lease this run holds while it runs; used to detect abandoned runs. */
+  lease_key: string;
+  host: string;
+  pid: number;
+}
+
+export interface LeasesTable {
+  key: string;
+  holder: string;
+  acquired_at: string;
+  heartbeat_at: string;
+  expires_at: string;
+}
+
+export interface EngineTables {
+  tm_jobs: JobsTable;
+  tm_runs: RunsTable;
+  tm_leases: LeasesTable;
+}

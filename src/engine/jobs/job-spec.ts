@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+/** Job names: letters, digits, `.`, `-`, `_`; they appear in run ids, lease keys and paths. */
+export const JOB_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** One job as written in a jobs YAML file (`tidemark job import` / `export`). */
+export const jobSpecSchema = z
+  .object({
+    name: z.string().regex(JOB_NAME_PATTERN, "letters, digits, '.', '-', '_' (max 100)"),
+    type: z.string().min(1),
+    params: z.unknown().default({}),
+    schedule: z.string().min(1).nullable().default(null),
+    timezone: z.string().min(1).default("UTC"),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+/** A jobs file: `jobs:` followed by a list of job specs. */
+export const jobsFileSchema = z.object({ jobs: z.array(jobSpecSchema) }).strict();
+
+export type JobSpec = z.output<typeof jobSpecSchema>;

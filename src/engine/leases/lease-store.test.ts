@@ -1,0 +1,63 @@
+import { expect, it } from "vitest";
+import { openDatabase } from "../../infra/db/open-database.ts";
+import { migrateToLatest } from "../../infra/db/migrator.ts";
+import { describeEachDialect } from "../../testing/dialects.ts";
+import { ManualClock } from "../../testing/manual-clock.ts";
+import { systemClock } from "../context/clock.ts";
+import { engineMigrations } from "../migrations/index.ts";
+import { LeaseStore } from "./lease-store.ts";
+
+describeEachDialect("leases", (h) => {
+  it("of many contenders on separate connections exactly one wins", async () => {
+    const target = await h.freshTarget();
+    const dbs = await Promise.all(Array.from({ length: 6 }, () => openDatabase(target)));
+    try {
+      await migrateToLatest(dbs[0]!, [engineMigrations]);
+      for (let round = 0; round < 5; round++) {
+        const results = await Promise.all(
+          dbs.map((db, i) =>
+            new LeaseStore(db, systemClock).tryAcquire(`k${round}`, `holder-${i}`, 60_000),
+          ),
+        );
+        expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+      }
+    } finally {
+      await Promise.all(dbs.map((d) => d.close()));
+    }
+  });
+
+  it("an expired lease is taken over; the old holder can no longer renew or release it", async () => {
+    const db = await h.freshDatabase();
+    await migrateToLatest(db, [engineMigrations]);
+    const clock = new ManualClock();
+    const leases = new LeaseStore(db, clock);
+    expect(await leases.tryAcquire("job:a", "one", 10_000)).toBeDefined();
+    expect(await leases.tryAcquire("job:a", "two", 10_000)).toBeUndefined();
+    clock.advance(9_999);
+    expect(await leases.isHeld("job:a")).toBe(true);
+    expect(await leases.tryAcquire("job:a", "two", 10_000)).toBeUndefined();
+    clock.advance(1);
+    expect(await leases.isHeld("job:a")).toBe(false);
+    const taken = await leases.tryAcquire("job:a", "two", 10_000);
+    expect(taken?.holder).toBe("two");
+    expect(await leases.renew("job:a", "one", 10_000)).toBe(false);
+    await leases.release("job:a", "one");
+    expect((await leases.get("job:a"))?.holder).toBe("two");
+  });
+
+  it("renewal keeps the lease alive; release frees it at once", async () => {
+    const db = await h.freshDatabase();
+    await migrateToLatest(db, [engineMigrations]);
+    const clock = new ManualClock();
+    const leases = new LeaseStore(db, clock);
+    await leases.tryAcquire("s", "one", 1_000);
+    for (let i = 0; i < 5; i++) {
+      clock.advance(800);
+      expect(await leases.renew("s", "one", 1_000)).toBe(true);
+    }
+    expect(await leases.tryAcquire("s", "two", 1_000)).toBeUndefined();
+    await leases.release("s", "one");
+    expect(await leases.get("s")).toBeUndefined();
+    expect(await leases.tryAcquire("s", "two", 1_000)).toBeDefined();
+  });
+});

@@ -1,0 +1,84 @@
+import type { Kysely } from "kysely";
+import { type Database, typed } from "../../infra/db/open-database.ts";
+import { type Clock, isoTimestamp } from "../context/clock.ts";
+import type { EngineTables, LeasesTable } from "../engine-tables.ts";
+
+/** A held lease. */
+export interface Lease {
+  key: string;
+  holder: string;
+  expiresAt: string;
+}
+
+/**
+ * Exclusive, expiring locks on any key, stored in `tm_leases`. Acquisition is one atomic
+ * upsert (`insert … on conflict do update … where expired`), so of two contenders exactly one
+ * wins on both SQLite and Postgres; an expired lease is taken over the same way.
+ */
+export class LeaseStore {
+  readonly #db: Kysely<EngineTables>;
+
+  constructor(
+    db: Database,
+    readonly clock: Clock,
+  ) {
+    this.#db = typed<EngineTables>(db);
+  }
+
+  /** Takes the lease for ttlMs, or returns undefined when someone else holds it unexpired. */
+  async tryAcquire(key: string, holder: string, ttlMs: number): Promise<Lease | undefined> {
+    const now = this.clock.now();
+    const nowIso = isoTimestamp(now);
+    const expiresAt = isoTimestamp(new Date(now.getTime() + ttlMs));
+    const row = await this.#db
+      .insertInto("tm_leases")
+      .values({ key, holder, acquired_at: nowIso, heartbeat_at: nowIso, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc
+          .column("key")
+          .doUpdateSet({ holder, acquired_at: nowIso, heartbeat_at: nowIso, expires_at: expiresAt })
+          .where((eb) =>
+            eb.or([eb("tm_leases.expires_at", "<=", nowIso), eb("tm_leases.holder", "=", holder)]),
+          ),
+      )
+      .returning(["key", "holder", "expires_at"])
+      .executeTakeFirst();
+    if (!row || row.holder !== holder) return undefined;
+    return { key: row.key, holder: row.holder, expiresAt: row.expires_at };
+  }
+
+  /** Extends a held lease; false when it was lost (expired and taken, or released). */
+  async renew(key: string, holder: string, ttlMs: number): Promise<boolean> {
+    const now = this.clock.now();
+    const res = await this.#db
+      .updateTable("tm_leases")
+      .set({
+        heartbeat_at: isoTimestamp(now),
+        expires_at: isoTimestamp(new Date(now.getTime() + ttlMs)),
+      })
+      .where("key", "=", key)
+      .where("holder", "=", holder)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Gives the lease up if this holder still has it. */
+  async release(key: string, holder: string): Promise<void> {
+    await this.#db
+      .deleteFrom("tm_leases")
+      .where("key", "=", key)
+      .where("holder", "=", holder)
+      .execute();
+  }
+
+  /** The current row for a key, expired or not. */
+  async get(key: string): Promise<LeasesTable | undefined> {
+    return this.#db.selectFrom("tm_leases").selectAll().where("key", "=", key).executeTakeFirst();
+  }
+
+  /** True when some holder has the key and its lease has not expired. */
+  async isHeld(key: string): Promise<boolean> {
+    const row = await this.get(key);
+    return row !== undefined && row.expires_at > isoTimestamp(this.clock.now());
+  }
+}

@@ -1,0 +1,9 @@
+import type { MigrationScope } from "../../infra/db/migrator.ts";
+
+/** The engine's migrations; they run before every pipeline's. */
+export const engineMigrations: MigrationScope = {
+  name: "engine",
+  migrations: async () => ({
+    "0001-engine-core": await import("./0001-engine-core.ts"),
+  }),
+};

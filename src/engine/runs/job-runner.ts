@@ -1,0 +1,143 @@
+import { hostname } from "node:os";
+import { createProgress, silentProgress } from "../../infra/logging/progress.ts";
+import { isoTimestamp, truncateToSeconds, utcDayStart } from "../context/clock.ts";
+import type { JobContext } from "../context/job-context.ts";
+import { AlreadyRunningError, describeError } from "../errors.ts";
+import { validateParams } from "../jobs/job-validation.ts";
+import type { RunStatus } from "../engine-tables.ts";
+import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
+import type { JobResult } from "../registry/pipeline-definition.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { newRunId } from "./run-id.ts";
+import { RunRepo } from "./run-repo.ts";
+
+/** What to run: a stored job, or an ad-hoc run of a job type (e.g. `snapshots run`). */
+export interface RunRequest {
+  jobName: string;
+  jobType: string;
+  params: unknown;
+  dryRun?: boolean;
+  limit?: number;
+  /** Aborts the run (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  leaseTtlMs?: number;
+  /** Draw a progress bar on a TTY (off for --json). */
+  progress?: boolean;
+}
+
+/** The outcome of one run, as printed by the CLI. */
+export interface RunReport {
+  runId: string;
+  jobName: string;
+  jobType: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string;
+  summary: Record<string, unknown>;
+  error: string | null;
+}
+
+/** Exit code for a finished run: 0 for succeeded/skipped, 1 otherwise. */
+export function exitCodeFor(status: RunStatus): number {
+  return status === "succeeded" || status === "skipped" ? 0 : 1;
+}
+
+/**
+ * Runs one job: validates params, takes the job's lease (AlreadyRunningError if held),
+ * records the run, heartbeats the lease, calls the job type and records the outcome.
+ * A job that throws is recorded as `failed`; the error is returned, not rethrown.
+ */
+export async function executeRun(runtime: Runtime, request: RunRequest): Promise<RunReport> {
+  const jobType = runtime.registry.jobType(request.jobType);
+  const params = validateParams(runtime.registry, request.jobName, jobType.name, request.params);
+  const runs = new RunRepo(runtime.db);
+  const startedAt = runtime.clock.now();
+  await runs.markAbandoned(isoTimestamp(startedAt));
+
+  const jobStartAt = truncateToSeconds(startedAt);
+  const runId = newRunId(request.jobName, jobStartAt);
+  const leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
+  const ttl = request.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
+  if (!lease) {
+    const holder = (await runtime.leases.get(leaseKey))?.holder;
+    throw new AlreadyRunningError(`job ${request.jobName}`, holder);
+  }
+
+  const logger = runtime.logger.child({ job: request.jobName, run_id: runId });
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort(request.signal?.reason);
+  request.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const heartbeat = startHeartbeat({
+    leases: runtime.leases,
+    key: leaseKey,
+    holder: runId,
+    ttlMs: ttl,
+    logger,
+    onLost: () => abort.abort(new Error(`lease ${leaseKey} lost`)),
+  });
+
+  const dryRun = request.dryRun ?? false;
+  let result: JobResult | undefined;
+  let error: string | null = null;
+  try {
+    await runs.insertStarted({
+      runId,
+      jobName: request.jobName,
+      jobType: jobType.name,
+      startedAt: isoTimestamp(startedAt),
+      dryRun,
+      leaseKey,
+      host: hostname(),
+      pid: process.pid,
+    });
+    const ctx: JobContext = {
+      env: runtime.config.env,
+      jobName: request.jobName,
+      jobType: jobType.name,
+      runId,
+      jobStartAt,
+      dayStart: utcDayStart(jobStartAt),
+      dryRun,
+      limit: request.limit,
+      logger,
+      db: runtime.db,
+      blobs: runtime.blobs,
+      clock: runtime.clock,
+      signal: abort.signal,
+      leases: runtime.leases,
+      config: runtime.config,
+      progress: (label, total) =>
+        request.progress ? createProgress(label, total) : silentProgress(),
+    };
+    logger.info({ type: jobType.name, dry_run: dryRun, limit: request.limit }, "run started");
+    result = await jobType.run(ctx, params);
+    if (result.status === "failed") error = result.message ?? "job reported failure";
+  } catch (err) {
+    error = describeError(err);
+    logger.error({ err }, "run failed");
+  } finally {
+    heartbeat.stop();
+    request.signal?.removeEventListener("abort", onOuterAbort);
+  }
+
+  const status: RunStatus = error !== null ? "failed" : (result?.status ?? "succeeded");
+  const finishedAt = isoTimestamp(runtime.clock.now());
+  const summary = result?.summary ?? {};
+  try {
+    await runs.finish(runId, { status, finishedAt, summary, error });
+  } finally {
+    await runtime.leases.release(leaseKey, runId);
+  }
+  logger.info({ status, summary }, "run finished");
+  return {
+    runId,
+    jobName: request.jobName,
+    jobType: jobType.name,
+    status,
+    startedAt: isoTimestamp(startedAt),
+    finishedAt,
+    summary,
+    error,
+  };
+}

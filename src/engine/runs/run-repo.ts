@@ -1,0 +1,170 @@
+import type { Kysely } from "kysely";
+import { type Database, typed } from "../../infra/db/open-database.ts";
+import type { EngineTables, RunStatus, RunsTable } from "../engine-tables.ts";
+
+/** A run as the engine reports it (JSON parsed, flags as booleans). */
+export interface RunRecord {
+  runId: string;
+  jobName: string;
+  jobType: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  summary: Record<string, unknown> | null;
+  error: string | null;
+  dryRun: boolean;
+  leaseKey: string;
+  host: string;
+  pid: number;
+}
+
+function toRecord(row: RunsTable): RunRecord {
+  return {
+    runId: row.run_id,
+    jobName: row.job_name,
+    jobType: row.job_type,
+    status: row.status,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    summary: row.summary === null ? null : (JSON.parse(row.summary) as Record<string, unknown>),
+    error: row.error,
+    dryRun: row.dry_run === 1,
+    leaseKey: row.lease_key,
+    host: row.host,
+    pid: row.pid,
+  };
+}
+
+/** Filters for listing runs. */
+export interface RunFilter {
+  jobName?: string;
+  status?: RunStatus;
+  limit?: number;
+}
+
+/** Reads and writes `tm_runs`. */
+export class RunRepo {
+  readonly #db: Kysely<EngineTables>;
+
+  constructor(db: Database) {
+    this.#db = typed<EngineTables>(db);
+  }
+
+  /** Records a run that has started. */
+  async insertStarted(run: Omit<RunRecord, "finishedAt" | "summary" | "error" | "status">) {
+    await this.#db
+      .insertInto("tm_runs")
+      .values({
+        run_id: run.runId,
+        job_name: run.jobName,
+        job_type: run.jobType,
+        status: "running",
+        started_at: run.startedAt,
+        finished_at: null,
+        summary: null,
+        error: null,
+        dry_run: run.dryRun ? 1 : 0,
+        lease_key: run.leaseKey,
+        host: run.host,
+        pid: run.pid,
+      })
+      .execute();
+  }
+
+  /** Records a run's end. Only a `running` run is finished (an abandoned one stays abandoned). */
+  async finish(
+    runId: string,
+    end: { status: RunStatus; finishedAt: string; summary: unknown; error: string | null },
+  ): Promise<void> {
+    await this.#db
+      .updateTable("tm_runs")
+      .set({
+        status: end.status,
+        finished_at: end.finishedAt,
+        summary: end.summary === undefined ? null : JSON.stringify(end.summary),
+        error: end.error,
+      })
+      .where("run_id", "=", runId)
+      .where("status", "=", "running")
+      .execute();
+  }
+
+  /** Records a run that never started work (e.g. skipped because another run holds the lease). */
+  async insertFinished(run: RunRecord): Promise<void> {
+    await this.#db
+      .insertInto("tm_runs")
+      .values({
+        run_id: run.runId,
+        job_name: run.jobName,
+        job_type: run.jobType,
+        status: run.status,
+        started_at: run.startedAt,
+        finished_at: run.finishedAt,
+        summary: run.summary === null ? null : JSON.stringify(run.summary),
+        error: run.error,
+        dry_run: run.dryRun ? 1 : 0,
+        lease_key: run.leaseKey,
+        host: run.host,
+        pid: run.pid,
+      })
+      .execute();
+  }
+
+  /** One run, or undefined. */
+  async get(runId: string): Promise<RunRecord | undefined> {
+    const row = await this.#db
+      .selectFrom("tm_runs")
+      .selectAll()
+      .where("run_id", "=", runId)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** Newest first. */
+  async list(filter: RunFilter = {}): Promise<RunRecord[]> {
+    let q = this.#db.selectFrom("tm_runs").selectAll();
+    if (filter.jobName) q = q.where("job_name", "=", filter.jobName);
+    if (filter.status) q = q.where("status", "=", filter.status);
+    const rows = await q
+      .orderBy("started_at", "desc")
+      .orderBy("run_id", "desc")
+      .limit(filter.limit ?? 50)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** Start time of the job's latest run that actually started work (not a skip), if any. */
+  async lastStartedAt(jobName: string): Promise<string | undefined> {
+    const row = await this.#db
+      .selectFrom("tm_runs")
+      .select((eb) => eb.fn.max("started_at").as("last"))
+      .where("job_name", "=", jobName)
+      .executeTakeFirst();
+    return row?.last ?? undefined;
+  }
+
+  /**
+   * Marks `running` runs whose lease is gone or expired as `abandoned`: their process died.
+   * Returns the run ids marked.
+   */
+  async markAbandoned(nowIso: string): Promise<string[]> {
+    const rows = await this.#db
+      .updateTable("tm_runs")
+      .set({ status: "abandoned", finished_at: nowIso, error: "process died: lease expired" })
+      .where("status", "=", "running")
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("tm_leases")
+              .select("tm_leases.key")
+              .whereRef("tm_leases.key", "=", "tm_runs.lease_key")
+              .whereRef("tm_leases.holder", "=", "tm_runs.run_id")
+              .where("tm_leases.expires_at", ">", nowIso),
+          ),
+        ),
+      )
+      .returning("run_id")
+      .execute();
+    return rows.map((r) => r.run_id);
+  }
+}

@@ -1,0 +1,19 @@
+import type { BlobStore } from "../../infra/blobs/blob-store.ts";
+import type { Config } from "../../infra/config/load-config.ts";
+import type { Database } from "../../infra/db/open-database.ts";
+import type { Logger } from "../../infra/logging/logger.ts";
+import type { Clock } from "../context/clock.ts";
+import type { LeaseStore } from "../leases/lease-store.ts";
+import type { Registry } from "../registry/registry.ts";
+/** The engine's services for one process: config, database, blobs, leases, registry. */
+export interface Runtime {
+  readonly config: Config;
+  readonly db: Database;
+  readonly blobs: BlobStore;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly clock: Clock;
+  readonly leases: LeaseStore;
+  close(): Promise<void>;
+}
+

@@ -1,0 +1,54 @@
+import type { Readable } from "node:stream";
+
+/** What the store knows about one saved object. */
+export interface BlobInfo {
+  key: string;
+  /** Content fingerprint: quoted MD5 hex on both drivers, as S3 reports it for simple puts. */
+  etag: string;
+  /** When the object was saved (ISO-8601 UTC). */
+  savedAt: string;
+  size: number;
+}
+
+/** Bytes, a string (UTF-8) or a stream of bytes. */
+export type BlobBody = Uint8Array | string | Readable | AsyncIterable<Uint8Array>;
+
+/**
+ * Object storage for immutable raw payloads and artifacts. Keys are `/`-separated relative
+ * paths; `..` segments, absolute paths, backslashes and NUL are refused.
+ */
+export interface BlobStore {
+  /** Driver name: `fs` or `s3`. */
+  readonly driver: "fs" | "s3";
+  put(key: string, body: BlobBody, options?: { contentType?: string }): Promise<BlobInfo>;
+  /** Whole object; throws BlobNotFoundError if absent. */
+  get(key: string): Promise<Buffer>;
+  /** Streamed object; throws BlobNotFoundError if absent. */
+  getStream(key: string): Promise<Readable>;
+  /** Metadata, or undefined if absent. */
+  head(key: string): Promise<BlobInfo | undefined>;
+  exists(key: string): Promise<boolean>;
+  /** Every object whose key starts with prefix, in key order. */
+  list(prefix?: string): AsyncIterable<BlobInfo>;
+  /** Removes the object; deleting an absent key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/** The requested key does not exist. */
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`blob not found: ${key}`);
+    this.name = "BlobNotFoundError";
+  }
+}
+
+/** The key is not a safe relative object key. */
+export class InvalidBlobKeyError extends Error {
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`invalid blob key ${JSON.stringify(key)}: ${reason}`);
+    this.name = "InvalidBlobKeyError";
+  }
+}

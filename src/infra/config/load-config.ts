@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseDocument } from "yaml";
+import { ConfigError } from "../../engine/errors.ts";
+import { type ParsedConfig, configSchema } from "./config-schema.ts";
+import { applyEnvOverrides } from "./env-overrides.ts";
+import { formatZodIssues } from "./format-zod-issues.ts";
+
+/** Names looked up in the working directory when no --config is given. */
+export const CONFIG_FILE_NAMES = ["tidemark.yaml", "tidemark.yml"] as const;
+
+export type DatabaseTarget =
+  | { dialect: "sqlite"; path: string; busyTimeoutMs: number }
+  | { dialect: "postgres"; url: string };
+
+export type BlobTarget =
+  | { driver: "fs"; root: string }
+  | { driver: "s3"; s3: Extract<ParsedConfig["blobs"], { driver: "s3" }>["s3"] };
+
+/** Configuration with every path resolved and every default applied. */
+export interface Config {
+  /** The file read, or undefined when running on defaults. */
+  file: string | undefined;
+  env: ParsedConfig["env"];
+  dataDir: string;
+  database: DatabaseTarget;
+  blobs: BlobTarget;
+  log: ParsedConfig["log"];
+  pipelines: ParsedConfig["pipelines"];
+}
+
+export interface LoadConfigOptions {
+  /** Explicit --config path; must exist. */
+  configPath?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Reads a YAML file into a plain object, reporting syntax errors with line and column. */
+export function readYamlFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
+  }
+  const doc = parseDocument(text, { prettyErrors: false });
+  const first = doc.errors[0];
+  if (first) {
+    const pos = first.linePos?.[0];
+    const at = pos ? `:${pos.line}:${pos.col}` : "";
+    throw new ConfigError(`${file}${at}: invalid YAML: ${first.message.split("\n")[0]}`);
+  }
+  return doc.toJS();
+}
+
+function locateConfig(options: LoadConfigOptions): string | undefined {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.configPath) {
+    const file = path.resolve(cwd, options.configPath);
+    if (!existsSync(file)) throw new ConfigError(`--config ${options.configPath}: file not found`);
+    return file;
+  }
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = path.join(cwd, name);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+function resolveDatabase(url: string | undefined, dataDir: string, base: string, busy: number) {
+  if (url && /^postgres(ql)?:\/\//i.test(url)) return { dialect: "postgres", url } as const;
+  const file = url ? url.replace(/^sqlite:/i, "") : path.join(dataDir, "tidemark.db");
+  return { dialect: "sqlite", path: path.resolve(base, file), busyTimeoutMs: busy } as const;
+}
+
+/** Finds, parses, overrides from TIDEMARK_* and validates the configuration. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const file = locateConfig(options);
+  const where = file ?? "configuration";
+  const raw = file ? readYamlFile(file) : {};
+  if (raw !== null && raw !== undefined && (typeof raw !== "object" || Array.isArray(raw))) {
+    throw new ConfigError(`${where}: expected a mapping of settings at the top level`);
+  }
+  const input = applyEnvOverrides((raw ?? {}) as Record<string, unknown>, env);
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(formatZodIssues(where, parsed.error, input));
+  const cfg = parsed.data;
+  const base = file ? path.dirname(file) : (options.cwd ?? process.cwd());
+  const dataDir = path.resolve(base, cfg.data_dir);
+  const blobs: BlobTarget =
+    cfg.blobs.driver === "fs"
+      ? { driver: "fs", root: path.resolve(base, cfg.blobs.root ?? path.join(dataDir, "blobs")) }
+      : { driver: "s3", s3: cfg.blobs.s3 };
+  return {
+    file,
+    env: cfg.env,
+    dataDir,
+    database: resolveDatabase(cfg.database.url, dataDir, base, cfg.database.busy_timeout_ms),
+    blobs,
+    log: cfg.log,
+    pipelines: cfg.pipelines,
+  };
+}

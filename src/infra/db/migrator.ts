@@ -1,0 +1,71 @@
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
+import type { Database } from "./open-database.ts";
+
+/** A named, ordered set of migrations: the engine's, or one pipeline's. */
+export interface MigrationScope {
+  /** `engine` or the pipeline name; each scope keeps its own history table. */
+  name: string;
+  /** Loaded lazily so that commands that never touch the database stay fast. */
+  migrations: () => Promise<Record<string, Migration>>;
+}
+
+/** One migration and whether it has run. */
+export interface MigrationState {
+  scope: string;
+  name: string;
+  executedAt: string | undefined;
+}
+
+function tableName(scope: string): string {
+  return `tm_migrations_${scope.replace(/[^a-z0-9]/gi, "_")}`;
+}
+
+function migratorFor(db: Database, scope: MigrationScope): Migrator {
+  return new Migrator({
+    db: db.kysely as Kysely<unknown>,
+    provider: { getMigrations: scope.migrations },
+    migrationTableName: tableName(scope.name),
+    migrationLockTableName: `${tableName(scope.name)}_lock`,
+  });
+}
+
+function check(scope: string, result: MigrationResultSet): string[] {
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === "Error");
+    const where = failed ? ` in ${scope}/${failed.migrationName}` : ` in ${scope}`;
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`migration failed${where}: ${reason}`, { cause: result.error });
+  }
+  return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Applies every pending migration, scope by scope; returns what was applied. */
+export async function migrateToLatest(
+  db: Database,
+  scopes: readonly MigrationScope[],
+): Promise<Array<{ scope: string; applied: string[] }>> {
+  const out: Array<{ scope: string; applied: string[] }> = [];
+  for (const scope of scopes) {
+    const applied = check(scope.name, await migratorFor(db, scope).migrateToLatest());
+    out.push({ scope: scope.name, applied });
+  }
+  return out;
+}
+
+/** Lists every known migration of every scope with its execution time, if any. */
+export async function migrationStatus(
+  db: Database,
+  scopes: readonly MigrationScope[],
+): Promise<MigrationState[]> {
+  const out: MigrationState[] = [];
+  for (const scope of scopes) {
+    for (const m of await migratorFor(db, scope).getMigrations()) {
+      out.push({
+        scope: scope.name,
+        name: m.name,
+        executedAt: m.executedAt ? new Date(m.executedAt).toISOString() : undefined,
+      });
+    }
+  }
+  return out;
+}

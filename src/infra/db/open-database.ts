@@ -1,0 +1,83 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import type { DatabaseTarget } from "../config/load-config.ts";
+import { type DialectName } from "./dialect.ts";
+import { FlattenSchemaPlugin } from "./flatten-schema-plugin.ts";
+
+/** An open database: one Kysely instance over SQLite or Postgres. */
+export interface Database {
+  readonly dialect: DialectName;
+  /** Untyped handle; callers narrow it with `typed<Tables>(db)`. */
+  readonly kysely: Kysely<object>;
+  /** Human-readable target (file path or URL without password). */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/** The database handle typed with a set of tables (engine's or a pipeline's). */
+export function typed<T>(db: Database): Kysely<T> {
+  return db.kysely as unknown as Kysely<T>;
+}
+
+// pg OIDs parsed so that both dialects hand back the same JS shapes.
+const PG_INT8 = 20;
+const PG_JSON = 114;
+const PG_TIMESTAMP = 1114;
+const PG_TIMESTAMPTZ = 1184;
+const PG_JSONB = 3802;
+
+/** `2026-11-21 12:00:00.123456+00` → `2026-11-21T12:00:00.123Z`. */
+function parsePgTimestamp(value: string): string {
+  const iso = value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+}
+
+async function openSqlite(file: string, busyTimeoutMs: number): Promise<Database> {
+  const { default: BetterSqlite3 } = await import("better-sqlite3");
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file, { timeout: busyTimeoutMs });
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  const kysely = new Kysely<object>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new FlattenSchemaPlugin()],
+  });
+  return { dialect: "sqlite", kysely, description: file, close: () => kysely.destroy() };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: pg } = await import("pg");
+  const builtin = pg.types;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") => {
+        if (oid === PG_INT8) return (v: string) => Number(v);
+        if (oid === PG_JSON || oid === PG_JSONB) return (v: string) => v;
+        if (oid === PG_TIMESTAMPTZ) return parsePgTimestamp;
+        if (oid === PG_TIMESTAMP) return (v: string) => parsePgTimestamp(`${v}+00`);
+        return builtin.getTypeParser(oid, format ?? "text");
+      }) as typeof builtin.getTypeParser,
+    },
+  });
+  // A dropped idle connection must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  const kysely = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
+  return { dialect: "postgres", kysely, description: redactUrl(url), close: () => kysely.destroy() };
+}
+
+/** Opens the configured database (the SQLite file is created with its folder if missing). */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.dialect === "postgres"
+    ? openPostgres(target.url)
+    : openSqlite(target.path, target.busyTimeoutMs);
+}

@@ -1,0 +1,80 @@
+/** Key names whose values are secrets, compared case-insensitively without `_`/`-`. */
+const SECRET_KEYS = new Set([
+  "key",
+  "apikey",
+  "accesskey",
+  "accesskeyid",
+  "secretaccesskey",
+  "secret",
+  "clientsecret",
+  "password",
+  "pass",
+  "token",
+  "accesstoken",
+  "refreshtoken",
+  "authorization",
+  "proxyauthorization",
+  "cookie",
+  "setcookie",
+  "applicationid",
+  "affiliateid",
+  "xapikey",
+]);
+
+export const REDACTED = "[REDACTED]";
+
+/** True when a field or query-parameter name holds a secret. */
+export function isSecretKey(name: string): boolean {
+  return SECRET_KEYS.has(name.toLowerCase().replace(/[_-]/g, ""));
+}
+
+const QUERY_PARAM = /([?&;])([^=&;#\s]+)=([^&;#\s"']*)/g;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)([^:@/\s]+):([^@/\s]+)@/gi;
+
+/** Removes secrets from free text: URL query params, bearer tokens, URL passwords. */
+export function redactText(text: string): string {
+  return text
+    .replace(QUERY_PARAM, (m, sep: string, name: string) =>
+      isSecretKey(decodeURIComponentSafe(name)) ? `${sep}${name}=${REDACTED}` : m,
+    )
+    .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(URL_CREDENTIALS, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Deep copy of a log value with secret fields and secrets inside strings redacted. */
+export function redactSecrets(value: unknown, seen = new WeakSet<object>()): unknown {
+  if (typeof value === "string") return redactText(value);
+  if (value === null || typeof value !== "object") return value;
+  if (seen.has(value)) return "[Circular]";
+  seen.add(value);
+  if (value instanceof Error) {
+    const out: Record<string, unknown> = {
+      type: value.name,
+      message: redactText(value.message),
+      stack: value.stack ? redactText(value.stack) : undefined,
+    };
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = isSecretKey(k) ? REDACTED : redactSecrets(v, seen);
+    }
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, seen));
+  if (value instanceof Date) return value;
+  if (value instanceof Headers) {
+    return redactSecrets(Object.fromEntries(value.entries()), seen);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = isSecretKey(k) ? REDACTED : redactSecrets(v, seen);
+  }
+  return out;
+}

@@ -1,0 +1,7 @@
+import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
+
+/**
+ * Every pipeline of this build. Adding a pipeline = adding its folder and one line here.
+ * Definitions must stay light to import: job types load their implementation on first run.
+ */
+export const pipelines: PipelineDefinition[] = [];

@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { main } from "../cli/main.ts";
+import type { Registry } from "../engine/registry/registry.ts";
+
+/** What a CLI invocation printed and returned. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in this process with its own cwd/env and captured output (fast). */
+export async function runCli(
+  argv: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; registry?: Registry },
+): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const logDestination = new Writable({
+    write(chunk, _enc, cb) {
+      stderr += chunk.toString();
+      cb();
+    },
+  });
+  const code = await main(argv, {
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+    cwd: options.cwd,
+    env: { TIDEMARK_LOG_LEVEL: "warn", ...options.env },
+    readStdin: async () => Buffer.from(options.stdin ?? ""),
+    logDestination,
+    isTTY: false,
+  }, options.registry);
+  return { code, stdout, stderr };
+}
+
+const BIN = fileURLToPath(new URL("../../bin/tidemark.js", import.meta.url));
+
+/** Runs the real `tidemark` binary (from source) in a child process. */
+export function spawnCli(
+  argv: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number },
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      cwd: options.cwd,
+      env: { ...process.env, TIDEMARK_FROM_SOURCE: "1", TIDEMARK_LOG_LEVEL: "warn", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: options.timeoutMs ?? 60_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}

@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { onTestFinished } from "vitest";
+import type { Clock } from "../engine/context/clock.ts";
+import type { Registry } from "../engine/registry/registry.ts";
+import { openRuntime } from "../engine/runtime/open-runtime.ts";
+import type { Runtime } from "../engine/runtime/runtime.ts";
+import { silentLogger } from "../infra/logging/logger.ts";
+import type { Config } from "../infra/config/load-config.ts";
+import type { DialectHarness } from "./dialects.ts";
+import { testRegistry } from "./test-pipeline.ts";
+
+/** A migrated runtime on a fresh database of the harness's dialect and a temp data dir. */
+export async function openTestRuntime(
+  h: DialectHarness,
+  options: { clock?: Clock; registry?: Registry } = {},
+): Promise<Runtime> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tm-data-"));
+  const config: Config = {
+    file: undefined,
+    env: "dev",
+    dataDir,
+    database: await h.freshTarget(),
+    blobs: { driver: "fs", root: path.join(dataDir, "blobs") },
+    log: { level: "silent" },
+    pipelines: {},
+  };
+  const runtime = await openRuntime({
+    config,
+    registry: options.registry ?? testRegistry(),
+    logger: silentLogger(),
+    clock: options.clock,
+  });
+  onTestFinished(async () => {
+    await runtime.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return runtime;
+}
