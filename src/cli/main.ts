@@ -35,7 +35,9 @@ export async function main(
       io.err(`tidemark: ${err.message}\n`);
       return err.exitCode;
     }
-    io.err(`tidemark: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    io.err(
+      `tidemark: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     return ExitCode.jobFailed;
   } finally {
     await session.close();

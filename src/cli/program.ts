@@ -22,7 +22,10 @@ Environment: TIDEMARK_DATABASE_URL, TIDEMARK_DATA_DIR (default ./data), TIDEMARK
 TIDEMARK_LOG_LEVEL, TIDEMARK_BLOBS_DRIVER, TIDEMARK_S3_* override tidemark.yaml.`;
 
 /** Builds the commander program with the engine's commands and every pipeline's. */
-export function buildProgram(io: CliIo, registry: Registry): { program: Command; session: CliSession } {
+export function buildProgram(
+  io: CliIo,
+  registry: Registry,
+): { program: Command; session: CliSession } {
   const program = new Command("tidemark");
   const session = new CliSession(io, registry, () => program.opts<GlobalOptions>());
   program

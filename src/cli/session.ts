@@ -1,7 +1,7 @@
-import type { Config } from "../infra/config/load-config.ts";
-import type { Logger } from "../infra/logging/logger.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
+import type { Config } from "../infra/config/load-config.ts";
+import type { Logger } from "../infra/logging/logger.ts";
 import type { CliIo } from "./io.ts";
 
 /** Options every command accepts. */
@@ -31,7 +31,11 @@ export class CliSession {
   async config(): Promise<Config> {
     if (!this.#config) {
       const { loadConfig } = await import("../infra/config/load-config.ts");
-      this.#config = loadConfig({ configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env });
+      this.#config = loadConfig({
+        configPath: this.globals().config,
+        cwd: this.io.cwd,
+        env: this.io.env,
+      });
     }
     return this.#config;
   }

@@ -11,7 +11,9 @@ import { type Database, openDatabase } from "../infra/db/open-database.ts";
 export function testDialects(): DialectName[] {
   const url = process.env.TIDEMARK_TEST_PG_URL;
   if (!url && process.env.CI) {
-    throw new Error("CI is set but TIDEMARK_TEST_PG_URL is not: Postgres tests cannot be skipped on CI");
+    throw new Error(
+      "CI is set but TIDEMARK_TEST_PG_URL is not: Postgres tests cannot be skipped on CI",
+    );
   }
   return url ? ["sqlite", "postgres"] : ["sqlite"];
 }

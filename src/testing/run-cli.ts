@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { main } from "../cli/main.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 
@@ -24,21 +25,28 @@ export async function runCli(
       cb();
     },
   });
-  const code = await main(argv, {
-    out: (t) => {
-      stdout += t;
+  const code = await main(
+    argv,
+    {
+      out: (t) => {
+        stdout += t;
+      },
+      err: (t) => {
+        stderr += t;
+      },
+      cwd: options.cwd,
+      env: { TIDEMARK_LOG_LEVEL: "warn", ...options.env },
+      readStdin: async () => Buffer.from(options.stdin ?? ""),
+      logDestination,
+      isTTY: false,
     },
-    err: (t) => {
-      stderr += t;
-    },
-    cwd: options.cwd,
-    env: { TIDEMARK_LOG_LEVEL: "warn", ...options.env },
-    readStdin: async () => Buffer.from(options.stdin ?? ""),
-    logDestination,
-    isTTY: false,
-  }, options.registry);
+    options.registry,
+  );
   return { code, stdout, stderr };
 }
+
+/** `--import` value that loads tsx from this package whatever the child's cwd is. */
+export const TSX_IMPORT = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 const BIN = fileURLToPath(new URL("../../bin/tidemark.js", import.meta.url));
 
@@ -50,7 +58,12 @@ export function spawnCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
       cwd: options.cwd,
-      env: { ...process.env, TIDEMARK_FROM_SOURCE: "1", TIDEMARK_LOG_LEVEL: "warn", ...options.env },
+      env: {
+        ...process.env,
+        TIDEMARK_FROM_SOURCE: "1",
+        TIDEMARK_LOG_LEVEL: "warn",
+        ...options.env,
+      },
       stdio: ["pipe", "pipe", "pipe"],
       timeout: options.timeoutMs ?? 60_000,
     });

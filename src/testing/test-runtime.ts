@@ -6,8 +6,8 @@ import type { Clock } from "../engine/context/clock.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import { openRuntime } from "../engine/runtime/open-runtime.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
-import { silentLogger } from "../infra/logging/logger.ts";
 import type { Config } from "../infra/config/load-config.ts";
+import { silentLogger } from "../infra/logging/logger.ts";
 import type { DialectHarness } from "./dialects.ts";
 import { testRegistry } from "./test-pipeline.ts";
 
@@ -24,6 +24,7 @@ export async function openTestRuntime(
     database: await h.freshTarget(),
     blobs: { driver: "fs", root: path.join(dataDir, "blobs") },
     log: { level: "silent" },
+    runs: { leaseTtlMs: 60_000 },
     pipelines: {},
   };
   const runtime = await openRuntime({

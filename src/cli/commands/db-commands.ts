@@ -40,7 +40,8 @@ export function registerDbCommands(program: Command, session: CliSession): void 
       const database = await openDatabase(config.database);
       try {
         const states = await migrationStatus(database, session.registry.migrationScopes());
-        if (opts.json) return session.printJson({ database: database.description, migrations: states });
+        if (opts.json)
+          return session.printJson({ database: database.description, migrations: states });
         session.print(`Database: ${database.description}`);
         session.print(
           formatTable(

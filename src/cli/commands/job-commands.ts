@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { stringify } from "yaml";
+import { UsageError } from "../../engine/errors.ts";
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
 import type { JobService } from "../../engine/jobs/job-service.ts";
-import { UsageError } from "../../engine/errors.ts";
 import { readYamlFile } from "../../infra/config/load-config.ts";
 import { formatTable } from "../format-table.ts";
 import { jsonValue } from "../option-parsers.ts";
@@ -19,7 +19,8 @@ function readParams(session: CliSession, opts: ParamsOptions): unknown {
   if (opts.params !== undefined && opts.paramsFile !== undefined) {
     throw new UsageError("give either --params or --params-file, not both");
   }
-  if (opts.paramsFile !== undefined) return readYamlFile(path.resolve(session.io.cwd, opts.paramsFile)) ?? {};
+  if (opts.paramsFile !== undefined)
+    return readYamlFile(path.resolve(session.io.cwd, opts.paramsFile)) ?? {};
   return opts.params;
 }
 
@@ -49,7 +50,9 @@ function describeJob(session: CliSession, job: JobRecord): void {
 
 /** `tidemark job ls | show | add | update | enable | disable | rm | import | export | types`. */
 export function registerJobCommands(program: Command, session: CliSession): void {
-  const job = program.command("job").description("manage jobs (named, scheduled instances of a job type)");
+  const job = program
+    .command("job")
+    .description("manage jobs (named, scheduled instances of a job type)");
 
   job
     .command("ls")
@@ -58,7 +61,8 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .action(async (opts: { json?: boolean }) => {
       const jobs = await (await jobService(session)).repo.list();
       if (opts.json) return session.printJson(jobs);
-      if (jobs.length === 0) return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
+      if (jobs.length === 0)
+        return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
       session.print(
         formatTable(
           ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
@@ -100,7 +104,12 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .action(
       async (
         name: string,
-        opts: ParamsOptions & { type: string; schedule?: string; timezone: string; disabled?: boolean },
+        opts: ParamsOptions & {
+          type: string;
+          schedule?: string;
+          timezone: string;
+          disabled?: boolean;
+        },
       ) => {
         const params = readParams(session, opts) ?? {};
         // Validated before the database is opened: a rejected command writes nothing.

@@ -75,7 +75,10 @@ export function registerRunCommands(program: Command, session: CliSession): void
         else if (outcomes.length === 0) session.print("Nothing due.");
         for (const o of opts.json ? [] : outcomes) {
           if (o.outcome === "ran") printReport(session, o.report);
-          else session.print(`${o.job}: ${o.outcome === "already-running" ? "skipped" : "error"}: ${o.error}`);
+          else
+            session.print(
+              `${o.job}: ${o.outcome === "already-running" ? "skipped" : "error"}: ${o.error}`,
+            );
         }
         const failed = outcomes.some(
           (o) => o.outcome === "error" || (o.outcome === "ran" && o.report.status === "failed"),

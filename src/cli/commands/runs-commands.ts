@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { RunRecord } from "../../engine/runs/run-repo.ts";
 import { NotFoundError, UsageError } from "../../engine/errors.ts";
+import type { RunRecord } from "../../engine/runs/run-repo.ts";
 import { formatTable } from "../format-table.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";

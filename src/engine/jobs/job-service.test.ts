@@ -50,8 +50,12 @@ describeEachDialect("jobs", (h) => {
     await expect(jobs.add(spec({ params: { message: "x", extra: 1 } }))).rejects.toThrow(
       /unknown key\(s\) "extra"/,
     );
-    await expect(jobs.add(spec({ schedule: "61 * * * *" }))).rejects.toThrow(/schedule "61 \* \* \* \*"/);
-    await expect(jobs.add(spec({ timezone: "Mars/Base" }))).rejects.toThrow(/timezone "Mars\/Base"/);
+    await expect(jobs.add(spec({ schedule: "61 * * * *" }))).rejects.toThrow(
+      /schedule "61 \* \* \* \*"/,
+    );
+    await expect(jobs.add(spec({ timezone: "Mars/Base" }))).rejects.toThrow(
+      /timezone "Mars\/Base"/,
+    );
     expect(await jobs.repo.list()).toEqual([]);
     await jobs.add(spec());
     await expect(jobs.add(spec())).rejects.toThrow(/already exists/);
@@ -73,7 +77,9 @@ describeEachDialect("jobs", (h) => {
     expect((await jobs.get("keep")).params).toEqual({ message: "old" });
     expect(await jobs.repo.get("broken")).toBeUndefined();
 
-    const good = { jobs: [spec({ name: "keep", params: { message: "new" } }), spec({ name: "fresh" })] };
+    const good = {
+      jobs: [spec({ name: "keep", params: { message: "new" } }), spec({ name: "fresh" })],
+    };
     expect(await jobs.import(good, "jobs.yaml")).toEqual([
       { name: "keep", action: "updated" },
       { name: "fresh", action: "added" },
@@ -83,7 +89,9 @@ describeEachDialect("jobs", (h) => {
     // Round trip: importing the export changes nothing but updated_at.
     await jobs.import(exported, "export");
     expect((await jobs.export()).jobs).toEqual(exported.jobs);
-    await expect(jobs.import({ jobs: [spec(), spec()] }, "dup.yaml")).rejects.toThrow(/duplicate job name/);
+    await expect(jobs.import({ jobs: [spec(), spec()] }, "dup.yaml")).rejects.toThrow(
+      /duplicate job name/,
+    );
     await expect(jobs.import({ job: [] }, "typo.yaml")).rejects.toThrow(/typo.yaml/);
   });
 });

@@ -89,7 +89,8 @@ export class JobService {
     if (!parsed.success) throw new UsageError(formatZodIssues(where, parsed.error, document));
     const seen = new Set<string>();
     parsed.data.jobs.forEach((spec, i) => {
-      if (seen.has(spec.name)) throw new UsageError(`${where}: jobs.${i}: duplicate job name ${spec.name}`);
+      if (seen.has(spec.name))
+        throw new UsageError(`${where}: jobs.${i}: duplicate job name ${spec.name}`);
       seen.add(spec.name);
       try {
         this.validateSpec(spec);

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
+import { typed } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { ManualClock } from "../../testing/manual-clock.ts";
-import { openTestRuntime } from "../../testing/test-runtime.ts";
-import { typed } from "../../infra/db/open-database.ts";
 import type { TestPipelineTables } from "../../testing/test-pipeline.ts";
+import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { AlreadyRunningError, UsageError } from "../errors.ts";
 import { executeRun } from "./job-runner.ts";
 import { RUN_ID_PATTERN } from "./run-id.ts";
@@ -67,8 +67,16 @@ describeEachDialect("job runner", (h) => {
 
   it("dry-run reaches the job, which then writes nothing", async () => {
     const rt = await openTestRuntime(h);
-    await executeRun(rt, { jobName: "d", jobType: "test.echo", params: { message: "x" }, dryRun: true });
-    const notes = await typed<TestPipelineTables>(rt.db).selectFrom("lab.note").selectAll().execute();
+    await executeRun(rt, {
+      jobName: "d",
+      jobType: "test.echo",
+      params: { message: "x" },
+      dryRun: true,
+    });
+    const notes = await typed<TestPipelineTables>(rt.db)
+      .selectFrom("lab.note")
+      .selectAll()
+      .execute();
     expect(notes).toEqual([]);
     expect((await new RunRepo(rt.db).list())[0]?.dryRun).toBe(true);
   });
@@ -92,12 +100,20 @@ describeEachDialect("job runner", (h) => {
       params: { message: "x", sleep_ms: 400 },
     });
     await new Promise((r) => setTimeout(r, 100));
-    const second = executeRun(rt, { jobName: "slow", jobType: "test.echo", params: { message: "y" } });
+    const second = executeRun(rt, {
+      jobName: "slow",
+      jobType: "test.echo",
+      params: { message: "y" },
+    });
     await expect(second).rejects.toThrow(AlreadyRunningError);
     await expect(second).rejects.toThrow(/job slow is already running \(held by slow_/);
     expect((await first).status).toBe("succeeded");
     // A different job runs alongside.
-    const other = await executeRun(rt, { jobName: "other", jobType: "test.echo", params: { message: "z" } });
+    const other = await executeRun(rt, {
+      jobName: "other",
+      jobType: "test.echo",
+      params: { message: "z" },
+    });
     expect(other.status).toBe("succeeded");
   });
 

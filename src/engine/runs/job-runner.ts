@@ -2,9 +2,9 @@ import { hostname } from "node:os";
 import { createProgress, silentProgress } from "../../infra/logging/progress.ts";
 import { isoTimestamp, truncateToSeconds, utcDayStart } from "../context/clock.ts";
 import type { JobContext } from "../context/job-context.ts";
+import type { RunStatus } from "../engine-tables.ts";
 import { AlreadyRunningError, describeError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
-import type { RunStatus } from "../engine-tables.ts";
 import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
 import type { JobResult } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -57,7 +57,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   const jobStartAt = truncateToSeconds(startedAt);
   const runId = newRunId(request.jobName, jobStartAt);
   const leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
-  const ttl = request.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const ttl = request.leaseTtlMs ?? runtime.config.runs.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
   if (!lease) {
     const holder = (await runtime.leases.get(leaseKey))?.holder;

@@ -14,7 +14,13 @@ describeEachDialect("run-due", (h) => {
     await jobs.add({ ...base, name: "every5", params: { message: "a" }, schedule: "*/5 * * * *" });
     await jobs.add({ ...base, name: "hourly", params: { message: "b" }, schedule: "0 * * * *" });
     await jobs.add({ ...base, name: "manual", params: { message: "c" }, schedule: null });
-    await jobs.add({ ...base, name: "off", params: { message: "d" }, schedule: "* * * * *", enabled: false });
+    await jobs.add({
+      ...base,
+      name: "off",
+      params: { message: "d" },
+      schedule: "* * * * *",
+      enabled: false,
+    });
 
     expect(await runDue(rt)).toEqual([]); // nothing has occurred since creation at 09:58
 
@@ -41,7 +47,9 @@ describeEachDialect("run-due", (h) => {
     await jobs.add({ ...base, name: "b-good", params: { message: "y" } });
     clock.set("2026-05-01T10:00:01.000Z");
     const out = await runDue(rt, { dryRun: true });
-    expect(out.map((o) => (o.outcome === "ran" ? [o.job, o.report.status] : [o.job, o.outcome]))).toEqual([
+    expect(
+      out.map((o) => (o.outcome === "ran" ? [o.job, o.report.status] : [o.job, o.outcome])),
+    ).toEqual([
       ["a-bad", "failed"],
       ["b-good", "succeeded"],
     ]);

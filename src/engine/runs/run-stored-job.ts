@@ -9,5 +9,10 @@ export async function runStoredJob(
   options: Omit<RunRequest, "jobName" | "jobType" | "params"> = {},
 ): Promise<RunReport> {
   const job = await new JobService(runtime.db, runtime.registry, runtime.clock).get(name);
-  return executeRun(runtime, { ...options, jobName: job.name, jobType: job.type, params: job.params });
+  return executeRun(runtime, {
+    ...options,
+    jobName: job.name,
+    jobType: job.type,
+    params: job.params,
+  });
 }

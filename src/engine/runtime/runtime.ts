@@ -16,4 +16,3 @@ export interface Runtime {
   readonly leases: LeaseStore;
   close(): Promise<void>;
 }
-

@@ -45,6 +45,13 @@ export const configSchema = z
       .object({ level: logLevel.default("info") })
       .strict()
       .default({ level: "info" }),
+    runs: z
+      .object({
+        /** A run's lease length; a run whose process died is marked abandoned after this. */
+        lease_ttl_seconds: z.number().int().min(1).max(86_400).default(60),
+      })
+      .strict()
+      .default({ lease_ttl_seconds: 60 }),
     /** Per-pipeline settings, validated by each pipeline. */
     pipelines: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })

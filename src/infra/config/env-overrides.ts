@@ -1,7 +1,7 @@
 import { ConfigError } from "../../engine/errors.ts";
 
 type Path = readonly string[];
-type Kind = "string" | "boolean";
+type Kind = "string" | "boolean" | "integer";
 
 /** TIDEMARK_* variables and the config path each one overrides. */
 export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind }> = [
@@ -9,21 +9,36 @@ export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind 
   { name: "TIDEMARK_DATA_DIR", path: ["data_dir"], kind: "string" },
   { name: "TIDEMARK_DATABASE_URL", path: ["database", "url"], kind: "string" },
   { name: "TIDEMARK_LOG_LEVEL", path: ["log", "level"], kind: "string" },
+  { name: "TIDEMARK_LEASE_TTL_SECONDS", path: ["runs", "lease_ttl_seconds"], kind: "integer" },
   { name: "TIDEMARK_BLOBS_DRIVER", path: ["blobs", "driver"], kind: "string" },
   { name: "TIDEMARK_BLOBS_ROOT", path: ["blobs", "root"], kind: "string" },
   { name: "TIDEMARK_S3_BUCKET", path: ["blobs", "s3", "bucket"], kind: "string" },
   { name: "TIDEMARK_S3_PREFIX", path: ["blobs", "s3", "prefix"], kind: "string" },
   { name: "TIDEMARK_S3_REGION", path: ["blobs", "s3", "region"], kind: "string" },
   { name: "TIDEMARK_S3_ENDPOINT", path: ["blobs", "s3", "endpoint"], kind: "string" },
-  { name: "TIDEMARK_S3_FORCE_PATH_STYLE", path: ["blobs", "s3", "force_path_style"], kind: "boolean" },
+  {
+    name: "TIDEMARK_S3_FORCE_PATH_STYLE",
+    path: ["blobs", "s3", "force_path_style"],
+    kind: "boolean",
+  },
   { name: "TIDEMARK_S3_ACCESS_KEY_ID", path: ["blobs", "s3", "access_key_id"], kind: "string" },
-  { name: "TIDEMARK_S3_SECRET_ACCESS_KEY", path: ["blobs", "s3", "secret_access_key"], kind: "string" },
+  {
+    name: "TIDEMARK_S3_SECRET_ACCESS_KEY",
+    path: ["blobs", "s3", "secret_access_key"],
+    kind: "string",
+  },
 ];
 
 function parseBoolean(name: string, raw: string): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name}: expected true or false, got ${JSON.stringify(raw)}`);
+}
+
+function parseInteger(name: string, raw: string): number {
+  if (!/^-?\d+$/.test(raw))
+    throw new ConfigError(`${name}: expected an integer, got ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 /** Returns a copy of the raw config with every set TIDEMARK_* variable written into it. */
@@ -41,7 +56,12 @@ export function applyEnvOverrides(
       if (typeof next !== "object" || next === null || Array.isArray(next)) node[key] = {};
       node = node[key] as Record<string, unknown>;
     }
-    node[path.at(-1)!] = kind === "boolean" ? parseBoolean(name, value) : value;
+    node[path.at(-1)!] =
+      kind === "boolean"
+        ? parseBoolean(name, value)
+        : kind === "integer"
+          ? parseInteger(name, value)
+          : value;
   }
   return out;
 }

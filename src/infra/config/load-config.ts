@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDocument } from "yaml";
 import { ConfigError } from "../../engine/errors.ts";
-import { type ParsedConfig, configSchema } from "./config-schema.ts";
+import { configSchema, type ParsedConfig } from "./config-schema.ts";
 import { applyEnvOverrides } from "./env-overrides.ts";
 import { formatZodIssues } from "./format-zod-issues.ts";
 
@@ -26,6 +26,7 @@ export interface Config {
   database: DatabaseTarget;
   blobs: BlobTarget;
   log: ParsedConfig["log"];
+  runs: { leaseTtlMs: number };
   pipelines: ParsedConfig["pipelines"];
 }
 
@@ -44,7 +45,7 @@ export function readYamlFile(file: string): unknown {
   } catch (err) {
     throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
   }
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text, { prettyErrors: true });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];
@@ -100,6 +101,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     database: resolveDatabase(cfg.database.url, dataDir, base, cfg.database.busy_timeout_ms),
     blobs,
     log: cfg.log,
+    runs: { leaseTtlMs: cfg.runs.lease_ttl_seconds * 1000 },
     pipelines: cfg.pipelines,
   };
 }

@@ -32,6 +32,11 @@ log:
   # trace | debug | info | warn | error | fatal | silent (TIDEMARK_LOG_LEVEL)
   level: info
 
+runs:
+  # A run holds its job's lease this long between heartbeats; a run whose process died is
+  # marked abandoned once it expires (TIDEMARK_LEASE_TTL_SECONDS).
+  lease_ttl_seconds: 60
+
 # Per-pipeline settings (base URLs, directories); see docs/ for each pipeline.
 pipelines: {}
 `;

@@ -24,8 +24,12 @@ describeEachDialect("schema-qualified pipeline tables", (h) => {
     // The physical name differs by dialect: proof that the plugin, not luck, did the mapping.
     const physical =
       h.dialect === "postgres"
-        ? sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = 'lab' and table_name = 'note'`
-        : sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'lab_note'`;
+        ? sql<{
+            n: number;
+          }>`select count(*)::int as n from information_schema.tables where table_schema = 'lab' and table_name = 'note'`
+        : sql<{
+            n: number;
+          }>`select count(*) as n from sqlite_master where type = 'table' and name = 'lab_note'`;
     expect((await physical.execute(db.kysely)).rows[0]?.n).toBe(1);
   });
 });

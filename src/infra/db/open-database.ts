@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import type { DatabaseTarget } from "../config/load-config.ts";
-import { type DialectName } from "./dialect.ts";
+import type { DialectName } from "./dialect.ts";
 import { FlattenSchemaPlugin } from "./flatten-schema-plugin.ts";
 
 /** An open database: one Kysely instance over SQLite or Postgres. */
@@ -72,7 +72,12 @@ async function openPostgres(url: string): Promise<Database> {
   // A dropped idle connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   const kysely = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
-  return { dialect: "postgres", kysely, description: redactUrl(url), close: () => kysely.destroy() };
+  return {
+    dialect: "postgres",
+    kysely,
+    description: redactUrl(url),
+    close: () => kysely.destroy(),
+  };
 }
 
 /** Opens the configured database (the SQLite file is created with its folder if missing). */

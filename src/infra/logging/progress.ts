@@ -26,7 +26,11 @@ export function createProgress(
 ): ProgressReporter {
   if (!stream.isTTY) return silent;
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s`, stream, hideCursor: true },
+    {
+      format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s`,
+      stream,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total ?? 0, 0);

@@ -39,7 +39,10 @@ export function redactText(text: string): string {
       isSecretKey(decodeURIComponentSafe(name)) ? `${sep}${name}=${REDACTED}` : m,
     )
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
-    .replace(URL_CREDENTIALS, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
+    .replace(
+      URL_CREDENTIALS,
+      (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`,
+    );
 }
 
 function decodeURIComponentSafe(s: string): string {

@@ -1,0 +1,224 @@
+import type { BigIntStats } from "node:fs";
+import { type FileHandle, open, readFile, rename, rm, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { writeBodyToFile } from "./blob-body.ts";
+import { md5Etag } from "./blob-etag.ts";
+import { isValidBlobKey, validateBlobKey, validateBlobPrefix } from "./blob-key.ts";
+import {
+  type BlobBody,
+  type BlobInfo,
+  BlobNotFoundError,
+  type BlobStore,
+  InvalidBlobKeyError,
+} from "./blob-store.ts";
+import { fsyncDir, isStrictlyInside, mkdirDurable, pruneEmptyDirs } from "./fs-dirs.ts";
+import { EtagCache, md5OfHandle } from "./fs-etag-cache.ts";
+import { isTempName, tempNameFor } from "./fs-temp-name.ts";
+import { walkKeys } from "./fs-walk.ts";
+
+// Errors meaning "no object at this key": missing, a parent is a file, or the key is a folder.
+const ABSENT_CODES = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
+// A concurrent delete may prune the folder between our mkdir and open; that many retries is ample.
+const OPEN_TEMP_ATTEMPTS = 5;
+
+/**
+ * Blob store on the local file system: the object for key `a/b.json` is the plain file
+ * `<root>/a/b.json`. Writes are atomic (temp file + fsync + rename + fsync of the folder).
+ * `contentType` is accepted and ignored: there is nowhere to keep it without sidecar files.
+ */
+export class FsBlobStore implements BlobStore {
+  readonly driver = "fs" as const;
+  /** Absolute, normalised root folder; created on first put. */
+  readonly root: string;
+  private readonly etags = new EtagCache();
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** Absolute file path for key; throws InvalidBlobKeyError if the key is unsafe. */
+  pathFor(key: string): string {
+    validateBlobKey(key);
+    const file = path.resolve(this.root, ...key.split("/"));
+    // Second line of defence: validation should make this impossible, but a path bug must
+    // never turn into a write outside root.
+    if (!isStrictlyInside(file, this.root)) {
+      throw new InvalidBlobKeyError(key, "resolves outside the store root");
+    }
+    if (isTempName(path.basename(file))) {
+      // list() hides such names as in-flight writes, so an object by that name would vanish.
+      throw new InvalidBlobKeyError(key, "name is reserved for the fs driver's temp files");
+    }
+    return file;
+  }
+
+  async put(key: string, body: BlobBody, _options?: { contentType?: string }): Promise<BlobInfo> {
+    const file = this.pathFor(key);
+    const dir = path.dirname(file);
+    const temp = path.join(dir, tempNameFor(path.basename(file)));
+    let handle: FileHandle | undefined = await this.openTemp(dir, temp);
+    try {
+      const { size, md5 } = await writeBodyToFile(handle, body);
+      await handle.sync();
+      // mtime is final after the last write, and rename keeps it, so this is what head() sees.
+      const stats = await handle.stat({ bigint: true });
+      await handle.close();
+      handle = undefined;
+      await rename(temp, file);
+      await fsyncDir(dir);
+      const etag = md5Etag(md5);
+      this.etags.set(file, stats, etag);
+      return { key, etag, savedAt: savedAtOf(stats), size };
+    } catch (err) {
+      await handle?.close().catch(() => undefined);
+      // The temp file may already be renamed (then rm is a no-op and the object is complete).
+      await rm(temp, { force: true }).catch(() => undefined);
+      await pruneEmptyDirs(dir, this.root);
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<Buffer> {
+    const file = this.pathFor(key);
+    try {
+      return await readFile(file);
+    } catch (err) {
+      throw absentToNotFound(err, key);
+    }
+  }
+
+  async getStream(key: string): Promise<Readable> {
+    const file = this.pathFor(key);
+    let handle: FileHandle;
+    try {
+      handle = await open(file, "r");
+    } catch (err) {
+      throw absentToNotFound(err, key);
+    }
+    try {
+      // Opening a folder succeeds on Linux; only reading fails. Check now to report "not found".
+      if (!(await handle.stat()).isFile()) throw new BlobNotFoundError(key);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    return handle.createReadStream(); // closes the handle when the stream ends or is destroyed
+  }
+
+  async head(key: string): Promise<BlobInfo | undefined> {
+    return this.infoAt(this.pathFor(key), key);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const file = this.pathFor(key);
+    try {
+      return (await stat(file)).isFile();
+    } catch (err) {
+      if (isAbsent(err)) return false;
+      throw err;
+    }
+  }
+
+  list(prefix = ""): AsyncIterable<BlobInfo> {
+    // Validate now, not on first iteration, so a bad prefix fails where list() is called.
+    validateBlobPrefix(prefix);
+    return this.listValid(prefix);
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathFor(key);
+    try {
+      await unlink(file);
+    } catch (err) {
+      // macOS reports unlink() of a folder as EPERM; a folder is "no object" like EISDIR.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (isAbsent(err) || (code === "EPERM" && (await isDirectory(file)))) return;
+      throw err;
+    }
+    this.etags.delete(file);
+    const dir = path.dirname(file);
+    await fsyncDir(dir); // so the delete survives a crash, like put
+    await pruneEmptyDirs(dir, this.root);
+  }
+
+  private async *listValid(prefix: string): AsyncGenerator<BlobInfo> {
+    const start =
+      prefix === "" ? this.root : path.join(this.root, ...prefix.slice(0, -1).split("/"));
+    for await (const key of walkKeys(start, prefix)) {
+      // Files put there by hand may have names get() would refuse; do not list what cannot be read.
+      if (!isValidBlobKey(key)) continue;
+      const info = await this.infoAt(path.join(this.root, ...key.split("/")), key);
+      if (info) yield info; // undefined: deleted while we were walking
+    }
+  }
+
+  /** Metadata of the file, hashing it only when the cache has no ETag for this exact version. */
+  private async infoAt(file: string, key: string): Promise<BlobInfo | undefined> {
+    let stats: BigIntStats;
+    try {
+      stats = await stat(file, { bigint: true });
+    } catch (err) {
+      if (isAbsent(err)) return undefined;
+      throw err;
+    }
+    if (!stats.isFile()) return undefined;
+    const cached = this.etags.get(file, stats);
+    if (cached !== undefined) {
+      return { key, etag: cached, savedAt: savedAtOf(stats), size: Number(stats.size) };
+    }
+
+    let handle: FileHandle;
+    try {
+      handle = await open(file, "r");
+    } catch (err) {
+      if (isAbsent(err)) return undefined;
+      throw err;
+    }
+    try {
+      // Stat and hash through the same handle so identity and ETag describe the same inode even
+      // if a put renames a new version over the path meanwhile.
+      const current = await handle.stat({ bigint: true });
+      if (!current.isFile()) return undefined;
+      const etag = md5Etag(await md5OfHandle(handle));
+      this.etags.set(file, current, etag);
+      return { key, etag, savedAt: savedAtOf(current), size: Number(current.size) };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Creates the folder and the temp file; retries if a concurrent delete prunes the folder. */
+  private async openTemp(dir: string, temp: string): Promise<FileHandle> {
+    for (let attempt = 1; ; attempt++) {
+      await mkdirDurable(dir);
+      try {
+        return await open(temp, "wx"); // wx: never reuse (or follow a link at) an existing name
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= OPEN_TEMP_ATTEMPTS) {
+          throw err;
+        }
+      }
+    }
+  }
+}
+
+function savedAtOf(stats: BigIntStats): string {
+  return new Date(Number(stats.mtimeMs)).toISOString();
+}
+
+function isAbsent(err: unknown): boolean {
+  return ABSENT_CODES.has((err as NodeJS.ErrnoException).code ?? "");
+}
+
+function absentToNotFound(err: unknown, key: string): unknown {
+  return isAbsent(err) ? new BlobNotFoundError(key) : err;
+}
+
+async function isDirectory(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+import { mkdir, open, rmdir } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Flushes a directory's entries (new, renamed or removed names) to disk. Windows cannot open a
+ * directory for fsync and NTFS journals metadata itself, so it is skipped there.
+ */
+export async function fsyncDir(dir: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Creates dir and any missing parents, then fsyncs the parent of every folder it created, so the
+ * new folders survive a crash together with the file about to be renamed into dir.
+ */
+export async function mkdirDurable(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  const stop = path.dirname(first);
+  for (let current = path.dirname(dir); ; current = path.dirname(current)) {
+    await fsyncDir(current);
+    // The second check only guards against a loop if `first` were somehow not an ancestor.
+    if (current === stop || current === path.dirname(current)) break;
+  }
+}
+
+/**
+ * Removes dir and then its parents while they are empty, never touching root itself or anything
+ * outside it. Best effort: stops quietly at the first folder that is not empty or cannot go.
+ */
+export async function pruneEmptyDirs(dir: string, root: string): Promise<void> {
+  for (let current = dir; isStrictlyInside(current, root); current = path.dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch (err) {
+      // Already gone (a concurrent prune): carry on upwards. Anything else: leave it.
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") return;
+    }
+  }
+}
+
+/** True when child is below parent (not equal to it); both must be absolute and normalised. */
+export function isStrictlyInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  // `..foo` is a legal folder name, so only a whole `..` segment means "outside".
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
