@@ -1,0 +1,401 @@
+import type { z } from "zod";
+import type { Logger } from "../../infra/logging/logger.ts";
+import { redactText } from "../../infra/logging/redact.ts";
+import { attemptSignal } from "./attempt-signal.ts";
+import { HostLimiterPool, type RateLimitOptions } from "./host-limiter.ts";
+import {
+  BadPayloadError,
+  ClientHttpError,
+  type HttpError,
+  type HttpErrorInit,
+  isGoogleQuotaError,
+  NotFoundHttpError,
+  type QuotaErrorDetector,
+  QuotaExceededError,
+  RetryableHttpError,
+  type RetryableReason,
+  redactFreeText,
+} from "./http-errors.ts";
+import { parseJsonBody } from "./parse-json-body.ts";
+import { RetryPolicy, type RetryPolicyOptions } from "./retry-policy.ts";
+
+/** One query-parameter value; arrays repeat the parameter, null/undefined omit it. */
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number | boolean)[];
+
+/** Query parameters, appended with URLSearchParams. */
+export type QueryParams = Readonly<Record<string, QueryValue>>;
+
+/** Reported once per attempt to the `onRequest` hook (metrics). */
+export interface HttpRequestEvent {
+  host: string;
+  method: string;
+  /** Undefined when no response arrived (network error, timeout). */
+  status: number | undefined;
+  /** 1-based attempt number. */
+  attempt: number;
+  durationMs: number;
+  /** `ok`: returned; `retry`: another attempt follows; `error`: the request failed. */
+  outcome: "ok" | "retry" | "error";
+}
+
+/** Construction options of HttpClient. */
+export interface HttpClientOptions {
+  /** Prefix of relative targets: `baseUrl` + `/volumes` keeps the base path. */
+  baseUrl?: string;
+  /** Per-attempt timeout covering headers and body (default 30 s). */
+  timeoutMs?: number;
+  retry?: RetryPolicyOptions | RetryPolicy;
+  /** Per-host limits shared by every request of this client. */
+  rateLimit?: RateLimitOptions;
+  /** Sent with every request (e.g. an `Authorization` header; never logged). */
+  headers?: Readonly<Record<string, string>>;
+  logger: Logger;
+  userAgent: string;
+  /** Tells a quota-exhausted 429/403 from a retryable one (default: Google-style reasons). */
+  isQuotaError?: QuotaErrorDetector;
+  /** Injectable fetch (default: the global one). */
+  fetch?: typeof fetch;
+  /** Called after every attempt; exceptions thrown by it are logged and ignored. */
+  onRequest?: (event: HttpRequestEvent) => void;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Default GET. */
+  method?: string;
+  query?: QueryParams;
+  /** Merged over the client's headers. */
+  headers?: Readonly<Record<string, string>>;
+  /** Must be re-sendable (string, bytes, URLSearchParams, FormData): retries send it again. */
+  body?: RequestInit["body"];
+  signal?: AbortSignal;
+  /** Statuses returned instead of thrown (default 2xx), e.g. to handle 304 yourself. */
+  acceptStatus?: (status: number) => boolean;
+  /**
+   * Whether failures after the request may have reached the server are retried.
+   * Default: true for idempotent methods; POST/PATCH only retry 429, 503 and refused connections.
+   */
+  retryUnsafe?: boolean;
+}
+
+/** Options of getJson: the request options plus the schema validating the body. */
+export interface GetJsonOptions<S extends z.ZodType>
+  extends Omit<RequestOptions, "method" | "body"> {
+  schema: S;
+}
+
+/** A response whose status was accepted, with its body read in full. */
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  bodyText: string;
+  /** Attempts it took, including the first. */
+  attempts: number;
+}
+
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
+/** Responses meaning the server did not process the request, so even a POST may be resent. */
+const NOT_PROCESSED_STATUSES = new Set([429, 503]);
+
+type AttemptResult =
+  | { kind: "response"; status: number; headers: Headers; bodyText: string; durationMs: number }
+  | {
+      kind: "failure";
+      reason: "network" | "timeout" | "truncated";
+      error: unknown;
+      status?: number;
+      headers?: Headers;
+      durationMs: number;
+    };
+
+type Verdict =
+  | { kind: "ok"; response: Omit<HttpResponse, "attempts"> }
+  | { kind: "fatal"; error: HttpError }
+  | { kind: "retry"; error: HttpError; notProcessed: boolean };
+
+/** Status is 2xx. */
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** Retrying these statuses may succeed: server errors, request timeout, throttling. */
+function isRetryableStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+/** Low-level error text without the URL (fetch errors keep the useful part in `cause`). */
+function describeFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+  return `${err.message}${cause}`;
+}
+
+/** True when the connection was refused, i.e. the request never reached the server. */
+function isConnectionRefused(err: unknown): boolean {
+  const cause = err instanceof Error ? err.cause : undefined;
+  return (
+    typeof cause === "object" &&
+    cause !== null &&
+    "code" in cause &&
+    (cause as { code?: unknown }).code === "ECONNREFUSED"
+  );
+}
+
+/** HTTP client for source APIs: per-host limits, timeouts, retries, typed errors, redacted logs. */
+export class HttpClient {
+  readonly #baseUrl: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #limiters: HostLimiterPool;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #logger: Logger;
+  readonly #userAgent: string;
+  readonly #isQuotaError: QuotaErrorDetector;
+  readonly #fetch: typeof fetch;
+  readonly #onRequest: ((event: HttpRequestEvent) => void) | undefined;
+
+  constructor(options: HttpClientOptions) {
+    this.#baseUrl = options.baseUrl;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#retry =
+      options.retry instanceof RetryPolicy ? options.retry : new RetryPolicy(options.retry);
+    this.#limiters = new HostLimiterPool(options.rateLimit);
+    this.#headers = options.headers ?? {};
+    this.#logger = options.logger;
+    this.#userAgent = options.userAgent;
+    this.#isQuotaError = options.isQuotaError ?? isGoogleQuotaError;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#onRequest = options.onRequest;
+  }
+
+  /** GETs JSON and returns it parsed and validated by `schema` (BadPayloadError otherwise). */
+  async getJson<S extends z.ZodType>(
+    target: string,
+    options: GetJsonOptions<S>,
+  ): Promise<z.output<S>> {
+    const { schema, ...rest } = options;
+    const url = this.resolveUrl(target, rest.query);
+    const response = await this.#send(
+      url,
+      { ...rest, method: "GET" },
+      { accept: "application/json" },
+    );
+    return this.#parse(url, response, schema);
+  }
+
+  /** Sends a request with retries and limits; returns accepted responses, throws HttpError otherwise. */
+  request(target: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    return this.#send(this.resolveUrl(target, options.query), options, {});
+  }
+
+  /** The absolute URL a target and query resolve to (relative targets are appended to baseUrl). */
+  resolveUrl(target: string, query?: QueryParams): URL {
+    let url: URL;
+    try {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || this.#baseUrl === undefined) {
+        url = new URL(target);
+      } else {
+        // `new URL("/x", "https://h/base")` would drop `/base`; joining keeps it.
+        const base = this.#baseUrl.endsWith("/") ? this.#baseUrl : `${this.#baseUrl}/`;
+        url = new URL(target.replace(/^\/+/, ""), base);
+      }
+    } catch {
+      // No cause: Node's URL error carries the raw input, which may hold a key.
+      throw new TypeError(`Invalid URL: ${redactText(target)}`);
+    }
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === null || value === undefined) continue;
+      const values = Array.isArray(value) ? value : [value];
+      for (const v of values) url.searchParams.append(name, String(v));
+    }
+    return url;
+  }
+
+  async #send(
+    url: URL,
+    options: RequestOptions,
+    defaults: Readonly<Record<string, string>>,
+  ): Promise<HttpResponse> {
+    const method = (options.method ?? "GET").toUpperCase();
+    const safeUrl = redactText(url.href);
+    const headers = new Headers({ "user-agent": this.#userAgent });
+    for (const source of [this.#headers, defaults, options.headers ?? {}]) {
+      for (const [name, value] of Object.entries(source)) headers.set(name, value);
+    }
+    const limiter = this.#limiters.forUrl(url);
+    const accept = options.acceptStatus ?? isSuccess;
+    const retryUnsafe = options.retryUnsafe ?? IDEMPOTENT_METHODS.has(method);
+    const { maxAttempts } = this.#retry;
+    const log = { method, url: safeUrl, host: url.host };
+
+    for (let attempt = 1; ; attempt++) {
+      options.signal?.throwIfAborted();
+      // Each attempt takes its own slot; the backoff sleep below holds none.
+      const result = await limiter.run(
+        () => this.#attempt(url, method, headers, options),
+        options.signal,
+      );
+      const status = result.status;
+      const verdict = this.#classify(result, accept, { method, url: url.href, attempts: attempt });
+      const canRepeat =
+        verdict.kind === "retry" && (retryUnsafe || verdict.notProcessed) && attempt < maxAttempts;
+      const outcome = verdict.kind === "ok" ? "ok" : canRepeat ? "retry" : "error";
+      this.#emit({
+        host: url.host,
+        method,
+        status,
+        attempt,
+        durationMs: result.durationMs,
+        outcome,
+      });
+      this.#logger.debug(
+        { ...log, attempt, status, durationMs: Math.round(result.durationMs) },
+        "http attempt",
+      );
+
+      if (verdict.kind === "ok") return { ...verdict.response, attempts: attempt };
+      const { error } = verdict;
+      if (verdict.kind === "fatal") {
+        this.#logFatal(error, log);
+        throw error;
+      }
+      if (!canRepeat) {
+        this.#logger.error(
+          { ...log, attempts: attempt, status, error: error.message },
+          "http request failed",
+        );
+        throw error;
+      }
+      const head =
+        result.headers && status !== undefined ? { status, headers: result.headers } : undefined;
+      const delayMs = this.#retry.delayMs(attempt, head);
+      this.#logger.warn(
+        { ...log, attempt, maxAttempts, status, delayMs, error: error.message },
+        "http attempt failed; retrying",
+      );
+      await this.#retry.sleep(delayMs, options.signal);
+    }
+  }
+
+  async #attempt(
+    url: URL,
+    method: string,
+    headers: Headers,
+    options: RequestOptions,
+  ): Promise<AttemptResult> {
+    options.signal?.throwIfAborted();
+    const { signal, timedOut, dispose } = attemptSignal(options.signal, this.#timeoutMs);
+    const started = performance.now();
+    const elapsed = (): number => performance.now() - started;
+    try {
+      let response: Response;
+      try {
+        response = await this.#fetch(url, { method, headers, body: options.body, signal });
+      } catch (error) {
+        options.signal?.throwIfAborted();
+        return {
+          kind: "failure",
+          reason: timedOut() ? "timeout" : "network",
+          error,
+          durationMs: elapsed(),
+        };
+      }
+      const { status } = response;
+      try {
+        const bodyText = await response.text();
+        return {
+          kind: "response",
+          status,
+          headers: response.headers,
+          bodyText,
+          durationMs: elapsed(),
+        };
+      } catch (error) {
+        options.signal?.throwIfAborted();
+        return {
+          kind: "failure",
+          reason: timedOut() ? "timeout" : "truncated",
+          error,
+          status,
+          headers: response.headers,
+          durationMs: elapsed(),
+        };
+      }
+    } finally {
+      dispose();
+    }
+  }
+
+  #classify(
+    result: AttemptResult,
+    accept: (status: number) => boolean,
+    init: HttpErrorInit,
+  ): Verdict {
+    if (result.kind === "failure") {
+      const { reason, status, error } = result;
+      const withCause = { ...init, status, cause: error };
+      if (reason === "truncated" && status !== undefined && accept(status)) {
+        const bad = new BadPayloadError({ ...withCause, kind: "truncated", bodyText: "" });
+        return { kind: "retry", error: bad, notProcessed: false };
+      }
+      const why: RetryableReason = reason === "timeout" ? "timeout" : "network";
+      const detail =
+        reason === "timeout"
+          ? `timed out after ${this.#timeoutMs} ms`
+          : `${reason === "truncated" ? "body cut off" : "network error"}: ${describeFailure(error)}`;
+      const retryable = new RetryableHttpError(detail, { ...withCause, reason: why });
+      const notProcessed =
+        (status !== undefined && NOT_PROCESSED_STATUSES.has(status)) || isConnectionRefused(error);
+      return { kind: "retry", error: retryable, notProcessed };
+    }
+    const { status, headers, bodyText } = result;
+    if (accept(status)) return { kind: "ok", response: { status, headers, bodyText } };
+    const withStatus = { ...init, status };
+    if ((status === 429 || status === 403) && this.#isQuotaError({ status, headers }, bodyText)) {
+      return { kind: "fatal", error: new QuotaExceededError({ ...withStatus, bodyText }) };
+    }
+    if (isRetryableStatus(status)) {
+      const error = new RetryableHttpError(`HTTP ${status}`, { ...withStatus, reason: "status" });
+      return { kind: "retry", error, notProcessed: NOT_PROCESSED_STATUSES.has(status) };
+    }
+    if (status === 404) return { kind: "fatal", error: new NotFoundHttpError(withStatus) };
+    return { kind: "fatal", error: new ClientHttpError({ ...withStatus, bodyText }) };
+  }
+
+  #parse<S extends z.ZodType>(url: URL, response: HttpResponse, schema: S): z.output<S> {
+    const { status, attempts, bodyText, headers } = response;
+    try {
+      return parseJsonBody(bodyText, headers, schema, { url: url.href, status, attempts });
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.#logger.warn({ method: "GET", url: redactText(url.href), error }, "http bad payload");
+      throw err;
+    }
+  }
+
+  #logFatal(error: HttpError, log: Record<string, unknown>): void {
+    const fields = { ...log, attempts: error.attempts, status: error.status, error: error.message };
+    // A 404 is often an expected answer ("no such book"); the caller decides if it matters.
+    if (error instanceof NotFoundHttpError) this.#logger.debug(fields, "http not found");
+    else this.#logger.warn(fields, "http request rejected");
+  }
+
+  #emit(event: HttpRequestEvent): void {
+    if (!this.#onRequest) return;
+    try {
+      this.#onRequest(event);
+    } catch (err) {
+      // Metrics must never break a fetch.
+      this.#logger.warn(
+        { error: redactFreeText(describeFailure(err)) },
+        "http onRequest hook threw",
+      );
+    }
+  }
+}

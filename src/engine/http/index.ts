@@ -1,0 +1,44 @@
+export { type AttemptSignal, attemptSignal } from "./attempt-signal.ts";
+export {
+  HostLimiter,
+  HostLimiterPool,
+  type HostLimitOptions,
+  type RateLimitOptions,
+} from "./host-limiter.ts";
+export {
+  type GetJsonOptions,
+  HttpClient,
+  type HttpClientOptions,
+  type HttpRequestEvent,
+  type HttpResponse,
+  type QueryParams,
+  type QueryValue,
+  type RequestOptions,
+} from "./http-client.ts";
+export {
+  BadPayloadError,
+  type BadPayloadKind,
+  ClientHttpError,
+  formatIssuePath,
+  HttpError,
+  type HttpErrorInit,
+  type IssueLike,
+  isGoogleQuotaError,
+  NotFoundHttpError,
+  type QuotaErrorDetector,
+  QuotaExceededError,
+  type ResponseHead,
+  RetryableHttpError,
+  type RetryableReason,
+  redactedExcerpt,
+  redactFreeText,
+  summarizeIssues,
+} from "./http-errors.ts";
+export { parseJsonBody } from "./parse-json-body.ts";
+export {
+  abortableSleep,
+  parseRetryAfter,
+  RetryPolicy,
+  type RetryPolicyOptions,
+  type SleepFn,
+} from "./retry-policy.ts";
