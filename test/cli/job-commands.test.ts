@@ -132,3 +132,16 @@ describeEachDialect("tidemark job", (h) => {
     expect(JSON.parse(runs.stdout)).toEqual([]);
   });
 });
+
+describeEachDialect("one-line errors", (h) => {
+  it("several invalid params are reported on one line", async () => {
+    const o = { ...(await cliEnv(h)), registry: testRegistry() };
+    const r = await runCli(
+      ["job", "add", "x", "--type", "test.echo", "--params", '{"message":1,"sleep_ms":-5}'],
+      o,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/message: .*\(got 1\); job x params: sleep_ms: .*\(got -5\)/);
+  });
+});

@@ -16,7 +16,7 @@ function show(value: unknown): string {
 }
 
 /**
- * Formats zod issues as one line each: `<where>: <path>: <message> (got <value>)`,
+ * Formats zod issues as one line: `<where>: <path>: <message> (got <value>)` joined by `; `,
  * so every error names the path and the offending value.
  */
 export function formatZodIssues(where: string, error: z.ZodError, input: unknown): string {
@@ -28,5 +28,5 @@ export function formatZodIssues(where: string, error: z.ZodError, input: unknown
       }
       return `${where}: ${path}: ${issue.message} (got ${show(valueAt(input, issue.path))})`;
     })
-    .join("\n");
+    .join("; ");
 }

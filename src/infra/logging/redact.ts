@@ -28,7 +28,8 @@ export function isSecretKey(name: string): boolean {
   return SECRET_KEYS.has(name.toLowerCase().replace(/[_-]/g, ""));
 }
 
-const QUERY_PARAM = /([?&;])([^=&;#\s]+)=([^&;#\s"']*)/g;
+// A name=value pair after `?`, `&`, `;`, whitespace or at the start: query strings and form bodies.
+const QUERY_PARAM = /(^|[?&;\s])([^=&;#\s?]+)=([^&;#\s"']*)/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)([^:@/\s]+):([^@/\s]+)@/gi;
 
