@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../testing/dialects.ts";
+import { engineMigrations } from "../../engine/migrations/index.ts";
 import { testRegistry } from "../../testing/test-pipeline.ts";
 import { migrateToLatest, migrationStatus } from "./migrator.ts";
 
@@ -7,14 +8,16 @@ describeEachDialect("migrator", (h) => {
   it("applies the engine's then each pipeline's migrations once", async () => {
     const db = await h.freshDatabase();
     const scopes = testRegistry().migrationScopes();
+    const engineNames = Object.keys(await engineMigrations.migrations()).sort();
+    expect(engineNames[0]).toBe("0001-engine-core");
     const before = await migrationStatus(db, scopes);
     expect(before.map((s) => [s.scope, s.name, s.executedAt])).toEqual([
-      ["engine", "0001-engine-core", undefined],
+      ...engineNames.map((n) => ["engine", n, undefined]),
       ["lab", "0001-note", undefined],
     ]);
     const first = await migrateToLatest(db, scopes);
     expect(first).toEqual([
-      { scope: "engine", applied: ["0001-engine-core"] },
+      { scope: "engine", applied: engineNames },
       { scope: "lab", applied: ["0001-note"] },
     ]);
     const second = await migrateToLatest(db, scopes);
