@@ -1,0 +1,138 @@
+import { JobService } from "../../../engine/jobs/job-service.ts";
+import type { DemoContext } from "../../../engine/registry/pipeline-definition.ts";
+import { executeRun, type RunReport } from "../../../engine/runs/job-runner.ts";
+import type { Runtime } from "../../../engine/runtime/runtime.ts";
+import { typed } from "../../../infra/db/open-database.ts";
+import { startFakeServer } from "../../../testing/fake-server.ts";
+import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
+import { GoogleBooksFake } from "../fake/google-books-fake.ts";
+import { type CapturedMail, startSmtpCapture } from "../fake/smtp-capture.ts";
+import type { BooksTables } from "../tables.ts";
+
+const JOB = "consultant-books";
+/** The issue's example params, minus the key (the fake needs none). */
+const PARAMS = {
+  queries: ["intitle:consulting", "subject:management"],
+  max_per_run: 80,
+  google_books: { langRestrict: "ja", printType: "books", orderBy: "newest" },
+  select: { count: 5 },
+  mail: { to: "me@example.com", from: "digest@example.com", subject: "New books" },
+};
+
+function pad(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
+}
+
+async function printCursors(runtime: Runtime, print: (line: string) => void): Promise<void> {
+  const rows = await new CollectCursorRepo(
+    typed<BooksTables>(runtime.db),
+    runtime.clock,
+  ).listCollectCursors();
+  const table = [
+    ["job_name", "query_set_hash", "start_index", "is_exhausted", "last_updated_at"],
+    ...rows.map((r) => [
+      r.job_name,
+      r.query_set_hash,
+      String(r.start_index),
+      r.is_exhausted ? "1" : "0",
+      r.last_updated_at,
+    ]),
+  ];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  print("  SELECT * FROM collect_cursor;");
+  for (const r of table) print(`    ${pad(r, widths)}`);
+}
+
+function printRun(n: number, r: RunReport, print: (line: string) => void): void {
+  const s = r.summary;
+  print(`Run ${n}: ${r.status}`);
+  print(
+    `  collect: startIndex ${String(s.start_index)} → ${String(s.next_start_index)} (stop: ${String(s.stop_reason)}), ` +
+      `${String(s.items)} items in ${String(s.requests)} requests, ${String(s.unique_books)} distinct books, ${String(s.new_books)} new`,
+  );
+  print(
+    `  quota: ${String(s.quota_used_today)}/${String(s.quota_limit)} requests today (Pacific time)`,
+  );
+  const moved = Number(s.next_start_index) - Number(s.start_index);
+  if (s.stop_reason === "max_per_run" && moved < 40) {
+    print(
+      `  (a query returned a short page, so the shared cursor moved ${moved}: no query skips items)`,
+    );
+  }
+  print(`  mail: ${String(s.mail)}`);
+  if (r.error) print(`  error: ${r.error}`);
+}
+
+function printMail(mail: CapturedMail, print: (line: string) => void): void {
+  print(`  captured mail → to: ${mail.to.join(", ")}, subject: ${JSON.stringify(mail.subject)}`);
+  for (const line of mail.text.split("\n").filter((l) => /^\d+\. /.test(l))) print(`    ${line}`);
+}
+
+/**
+ * `tidemark demo` for books: the fake Google Books API and an SMTP capture on local ports, the
+ * issue's example job, two runs showing the shared cursor advancing and the mailed digests.
+ */
+export async function runBooksDemo(ctx: DemoContext): Promise<void> {
+  const { print } = ctx;
+  const fake = new GoogleBooksFake({
+    sizes: { "intitle:consulting": 130, "subject:management": 95 },
+  });
+  const api = await startFakeServer(fake.handle);
+  const smtp = await startSmtpCapture();
+  try {
+    const base = ctx.runtime;
+    const runtime: Runtime = {
+      ...base,
+      config: {
+        ...base.config,
+        pipelines: {
+          ...base.config.pipelines,
+          books: {
+            base_url: api.url,
+            requests_per_second: 1000,
+            retry_max_attempts: 2,
+            smtp: { host: smtp.host, port: smtp.port },
+            use_env: false,
+          },
+        },
+      },
+    };
+    print(
+      `Fake Google Books API: ${api.url}/books/v1/volumes   SMTP capture: ${smtp.host}:${smtp.port}`,
+    );
+    await new JobService(runtime.db, runtime.registry, runtime.clock).add({
+      name: JOB,
+      type: "books.run",
+      params: PARAMS,
+      schedule: "0 7 * * *",
+      timezone: "Asia/Tokyo",
+      enabled: true,
+    });
+    print(
+      `Job ${JOB}: queries ${PARAMS.queries.join(" + ")}, max_per_run ${PARAMS.max_per_run}, 5 books per digest`,
+    );
+    print(
+      "Both queries share one cursor: each run asks each query for 40 items at the same startIndex.",
+    );
+    for (const n of [1, 2]) {
+      const report = await executeRun(runtime, {
+        jobName: JOB,
+        jobType: "books.run",
+        params: PARAMS,
+      });
+      printRun(n, report, print);
+      await printCursors(runtime, print);
+      const mail = smtp.messages[n - 1];
+      if (mail) printMail(mail, print);
+    }
+    print(
+      `API calls seen by the fake: ${fake.calls.map((c) => `${c.q}@${c.startIndex}+${c.maxResults}`).join(", ")}`,
+    );
+    print(
+      `Start over: tidemark job cursor reset ${JOB} --yes   Mail again: tidemark mail reset ${JOB} --yes`,
+    );
+  } finally {
+    await smtp.close();
+    await api.close();
+  }
+}

@@ -1,0 +1,186 @@
+import { isoTimestamp } from "../../../engine/context/clock.ts";
+import type { JobContext } from "../../../engine/context/job-context.ts";
+import { ConfigError, describeError } from "../../../engine/errors.ts";
+import type { JobResult } from "../../../engine/registry/pipeline-definition.ts";
+import { typed } from "../../../infra/db/open-database.ts";
+import type { Logger } from "../../../infra/logging/logger.ts";
+import { googleBooksFetcher } from "../client/google-books-client.ts";
+import { CollectLog } from "../collect/collect-log.ts";
+import { type CollectorResult, collect } from "../collect/collector.ts";
+import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
+import { computeQuerySetHash, shortHash } from "../cursor/query-set-hash.ts";
+import { renderDigest } from "../mail/digest.ts";
+import { sendDigest } from "../mail/send-digest.ts";
+import { normalizeVolume } from "../normalize/normalize-volume.ts";
+import type { BooksRunParams } from "../params.ts";
+import { apiKeyHash, QuotaRepo } from "../quota/quota-repo.ts";
+import { BookRepo } from "../repos/book-repo.ts";
+import { MailHistoryRepo } from "../repos/mail-history-repo.ts";
+import { selectBooks } from "../select/select-books.ts";
+import { type BooksSettings, resolveBooksSettings } from "../settings.ts";
+import type { BooksTables } from "../tables.ts";
+
+/**
+ * The API key named by `api_key_env`, read at run time (never stored). Unset against the real
+ * Google endpoint = a configuration error naming the variable; against any other base URL (the
+ * fake, a local proxy) the run goes on keyless with a warning, so demos and tests need no key.
+ */
+export function resolveApiKey(
+  params: BooksRunParams,
+  settings: BooksSettings,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const name = params.api_key_env;
+  if (name === undefined) return undefined;
+  const value = env[name]?.trim();
+  if (value) return value;
+  if (settings.isGoogle) {
+    throw new ConfigError(
+      `environment variable ${name} (named by params.api_key_env) is not set: export the Google Books API key in it`,
+    );
+  }
+  logger.warn(
+    { api_key_env: name, base_url: settings.baseUrl },
+    `${name} is not set; calling ${settings.baseUrl} without an API key (not the Google endpoint)`,
+  );
+  return undefined;
+}
+
+/** Collect → Upsert (with the cursor, atomically) for one run; skipped when exhausted. */
+async function collectAndUpsert(
+  ctx: JobContext,
+  params: BooksRunParams,
+  settings: BooksSettings,
+  apiKey: string | undefined,
+  quota: QuotaRepo,
+): Promise<{ summary: Record<string, unknown>; result?: CollectorResult; skipped: boolean }> {
+  const db = typed<BooksTables>(ctx.db);
+  const hash = computeQuerySetHash(params.queries);
+  const log = new CollectLog(ctx.logger, ctx.jobName, hash);
+  const cursor = await new CollectCursorRepo(db, ctx.clock).getCollectCursor(ctx.jobName, hash);
+  const base = { query_set_hash: shortHash(hash), start_index: cursor?.start_index ?? 0 };
+  if (cursor?.is_exhausted) {
+    log.skipped();
+    return { summary: { ...base, collect: "skipped: exhausted" }, skipped: true };
+  }
+  const maxPerRun = Math.min(params.max_per_run, ctx.limit ?? Number.POSITIVE_INFINITY);
+  const result = await collect(
+    {
+      queries: params.queries,
+      maxPerRun,
+      cursor: cursor && { startIndex: cursor.start_index, isExhausted: false },
+    },
+    {
+      fetchPage: googleBooksFetcher({
+        settings,
+        google: params.google_books,
+        apiKey,
+        logger: ctx.logger,
+      }),
+      quota,
+      log,
+      signal: ctx.signal,
+    },
+  );
+  const found = result.items.map((i) => ({ book: normalizeVolume(i.volume), query: i.query }));
+  const state = result.cursorState;
+  // Books and cursor commit together: the cursor never moves past books that were not saved.
+  const counts = await db.transaction().execute(async (trx) => {
+    const c = await new BookRepo(trx).upsertForJob(found, {
+      jobName: ctx.jobName,
+      runId: ctx.runId,
+      now: isoTimestamp(ctx.jobStartAt),
+    });
+    await new CollectCursorRepo(trx, ctx.clock).upsertCollectCursor(
+      ctx.jobName,
+      hash,
+      state.startIndex,
+      state.isExhausted,
+    );
+    return c;
+  });
+  return {
+    summary: {
+      ...base,
+      next_start_index: state.startIndex,
+      stop_reason: state.stopReason,
+      exhausted: state.isExhausted,
+      pages: result.pages,
+      requests: result.requests,
+      items: result.items.length,
+      unique_books: counts.unique,
+      new_books: counts.inserted,
+      updated_books: counts.updated,
+      new_for_job: counts.newForJob,
+    },
+    result,
+    skipped: false,
+  };
+}
+
+/** `books.run`: Collect → Upsert → Select → Mail (seed 001 on the engine). */
+export async function runBooksJob(ctx: JobContext, params: BooksRunParams): Promise<JobResult> {
+  const settings = resolveBooksSettings(ctx.config);
+  const apiKey = resolveApiKey(params, settings, ctx.logger);
+  const smtp = settings.smtp;
+  if (!ctx.dryRun && smtp === undefined) {
+    throw new ConfigError(
+      "SMTP is not configured: set pipelines.books.smtp.host in tidemark.yaml or TIDEMARK_SMTP_HOST (or run with --dry-run)",
+    );
+  }
+  const db = typed<BooksTables>(ctx.db);
+  const quota = new QuotaRepo(db, ctx.clock, apiKeyHash(apiKey), settings.dailyRequestLimit);
+
+  const collected = await collectAndUpsert(ctx, params, settings, apiKey, quota);
+  const summary: Record<string, unknown> = {
+    ...collected.summary,
+    quota_used_today: await quota.usedToday(),
+    quota_limit: quota.dailyLimit,
+  };
+  const stop = collected.result?.cursorState.stopReason;
+  if (stop === "error" && ctx.signal.aborted) throw ctx.signal.reason;
+
+  const books = await selectBooks(db, ctx.jobName, params.select);
+  summary.selected = books.length;
+  if (books.length === 0) {
+    summary.mail = "nothing to send";
+  } else {
+    const digest = renderDigest({ subject: params.mail.subject, jobName: ctx.jobName, books });
+    if (ctx.dryRun) {
+      ctx.logger.info({ subject: digest.subject, books: books.length }, "dry run: digest not sent");
+      summary.mail = "dry run: not sent";
+      summary.digest = digest.text;
+    } else if (smtp !== undefined) {
+      const sent = await sendDigest(smtp, params.mail, digest);
+      await new MailHistoryRepo(db).record(
+        ctx.jobName,
+        books.map((b) => b.volumeId),
+        { runId: ctx.runId, messageId: sent.messageId, sentAt: isoTimestamp(ctx.clock.now()) },
+      );
+      ctx.logger.info(
+        {
+          to: sent.accepted,
+          subject: digest.subject,
+          books: books.length,
+          messageId: sent.messageId,
+        },
+        "digest mailed",
+      );
+      summary.mail = `sent to ${sent.accepted.join(", ")}`;
+    }
+  }
+
+  if (stop === "error") {
+    const why = describeError(collected.result?.error);
+    return { status: "failed", summary, message: `collect stopped on an API error: ${why}` };
+  }
+  if (collected.skipped && books.length === 0) {
+    return {
+      status: "skipped",
+      summary,
+      message: `query set exhausted; collect again with: tidemark job cursor reset ${ctx.jobName} --yes`,
+    };
+  }
+  return { summary };
+}
