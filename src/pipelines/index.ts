@@ -1,7 +1,8 @@
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
+import { booksPipeline } from "./books/index.ts";
 
 /**
  * Every pipeline of this build. Adding a pipeline = adding its folder and one line here.
  * Definitions must stay light to import: job types load their implementation on first run.
  */
-export const pipelines: PipelineDefinition[] = [];
+export const pipelines: PipelineDefinition[] = [booksPipeline];
