@@ -8,6 +8,7 @@ import { registerInitCommand } from "./commands/init-command.ts";
 import { registerJobCommands } from "./commands/job-commands.ts";
 import { registerRunCommands } from "./commands/run-commands.ts";
 import { registerRunsCommands } from "./commands/runs-commands.ts";
+import { registerServeCommands } from "./commands/serve-commands.ts";
 import type { CliIo } from "./io.ts";
 import { CliSession, type GlobalOptions } from "./session.ts";
 
@@ -55,6 +56,7 @@ export function buildProgram(
   registerRunCommands(program, session);
   registerHashCommand(program, session);
   registerDemoCommand(program, session);
+  registerServeCommands(program, session);
 
   const services: CliServices = {
     runtime: () => session.runtime(),

@@ -9,6 +9,8 @@ export interface JobsTable {
   timezone: string;
   /** 1 or 0. */
   enabled: number;
+  /** Upper bound of the random per-process offset added to each occurrence (0 = none). */
+  jitter_seconds: number;
   created_at: string;
   updated_at: string;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { definePipeline, defineJobType } from "../engine/registry/pipeline-definition.ts";
+import { defineJobType, definePipeline } from "../engine/registry/pipeline-definition.ts";
 import { Registry } from "../engine/registry/registry.ts";
 import { columnTypes, dialectOf, ensureSchema } from "../infra/db/dialect.ts";
 import { typed } from "../infra/db/open-database.ts";

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { stringify } from "yaml";
 import { UsageError } from "../../engine/errors.ts";
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
@@ -24,6 +24,16 @@ function readParams(session: CliSession, opts: ParamsOptions): unknown {
   return opts.params;
 }
 
+/** `--jitter <seconds>`: 0 to 86400. */
+function jitterSeconds(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 86_400) {
+    throw new InvalidArgumentError(
+      `expected seconds from 0 to 86400, got ${JSON.stringify(value)}`,
+    );
+  }
+  return Number(value);
+}
+
 async function jobService(session: CliSession): Promise<JobService> {
   const runtime = await session.runtime();
   const { JobService } = await import("../../engine/jobs/job-service.ts");
@@ -35,6 +45,7 @@ function describeJob(session: CliSession, job: JobRecord): void {
   session.print(`type:      ${job.type}`);
   session.print(`schedule:  ${job.schedule ?? "(none: runs only when asked)"}`);
   session.print(`timezone:  ${job.timezone}`);
+  if (job.jitter) session.print(`jitter:    up to ${job.jitter}s after each occurrence`);
   session.print(`enabled:   ${job.enabled ? "yes" : "no"}`);
   session.print(`created:   ${job.createdAt}`);
   session.print(`updated:   ${job.updatedAt}`);
@@ -100,6 +111,11 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .option("--params-file <file>", "params from a YAML or JSON file")
     .option("--schedule <cron>", "cron expression, e.g. '*/5 * * * *'")
     .option("--timezone <tz>", "IANA time zone of the schedule", "UTC")
+    .option(
+      "--jitter <seconds>",
+      "fire up to this many seconds after each occurrence (random, per process)",
+      jitterSeconds,
+    )
     .option("--disabled", "add it disabled")
     .action(
       async (
@@ -108,6 +124,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
           type: string;
           schedule?: string;
           timezone: string;
+          jitter?: number;
           disabled?: boolean;
         },
       ) => {
@@ -123,6 +140,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
             schedule: opts.schedule ?? null,
             timezone: opts.timezone,
             enabled: !opts.disabled,
+            ...(opts.jitter ? { jitter: opts.jitter } : {}),
           },
           `job ${name}`,
         );
@@ -140,10 +158,16 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .option("--schedule <cron>", "new cron expression")
     .option("--no-schedule", "remove the schedule")
     .option("--timezone <tz>", "new IANA time zone")
+    .option("--jitter <seconds>", "new schedule jitter (0 removes it)", jitterSeconds)
     .action(
       async (
         name: string,
-        opts: ParamsOptions & { type?: string; schedule?: string | false; timezone?: string },
+        opts: ParamsOptions & {
+          type?: string;
+          schedule?: string | false;
+          timezone?: string;
+          jitter?: number;
+        },
       ) => {
         const params = readParams(session, opts);
         if (opts.type) session.registry.jobType(opts.type);
@@ -153,6 +177,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
           params,
           schedule: opts.schedule === false ? null : opts.schedule,
           timezone: opts.timezone,
+          jitter: opts.jitter,
         });
         session.print(`Updated job ${name}`);
       },

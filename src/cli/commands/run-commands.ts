@@ -26,6 +26,9 @@ function printReport(session: CliSession, r: RunReport): void {
   }
 }
 
+/** Options of `tidemark run`. */
+type RunOptions = { dryRun?: boolean; limit?: number; json?: boolean; queue?: boolean };
+
 /** `tidemark run <job>` and `tidemark run-due`. */
 export function registerRunCommands(program: Command, session: CliSession): void {
   program
@@ -34,8 +37,17 @@ export function registerRunCommands(program: Command, session: CliSession): void
     .option("--dry-run", "do everything except the writes the job type defines as side effects")
     .option("--limit <n>", "process at most n targets", positiveInt)
     .option("--json", "print the run report as JSON")
-    .action(async (name: string, opts: { dryRun?: boolean; limit?: number; json?: boolean }) => {
+    .option("--queue", "queue the run for a worker (tidemark worker) and print the message id")
+    .action(async (name: string, opts: RunOptions) => {
       const runtime = await session.runtime();
+      if (opts.queue) {
+        const { enqueueRunFromCli } = await import("../../engine/queue/run-queue.ts");
+        const request = { job: name, dryRun: opts.dryRun, limit: opts.limit };
+        const queued = await enqueueRunFromCli(runtime, request);
+        if (opts.json) session.printJson(queued);
+        else session.print(`${name}: queued (message ${queued.messageId})`);
+        return;
+      }
       const [{ runStoredJob }, { exitCodeFor }] = await Promise.all([
         import("../../engine/runs/run-stored-job.ts"),
         import("../../engine/runs/job-runner.ts"),

@@ -10,7 +10,7 @@ const STATUSES = ["running", "succeeded", "failed", "skipped", "abandoned"] as c
 async function runRepo(session: CliSession) {
   const runtime = await session.runtime();
   const { RunRepo } = await import("../../engine/runs/run-repo.ts");
-  const repo = new RunRepo(runtime.db);
+  const repo = new RunRepo(runtime.db, runtime.events);
   // Listing is where users look for dead runs: settle them first.
   await repo.markAbandoned(runtime.clock.now().toISOString());
   return repo;

@@ -1,5 +1,5 @@
-import type { Config } from "../../infra/config/load-config.ts";
 import type { BlobStore } from "../../infra/blobs/blob-store.ts";
+import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { ProgressReporter } from "../../infra/logging/progress.ts";

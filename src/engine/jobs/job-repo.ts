@@ -10,6 +10,8 @@ export interface JobRecord {
   schedule: string | null;
   timezone: string;
   enabled: boolean;
+  /** Seconds of random offset (drawn once per process) added to each occurrence; absent = 0. */
+  jitter?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -22,6 +24,7 @@ function toRecord(row: JobsTable): JobRecord {
     schedule: row.schedule,
     timezone: row.timezone,
     enabled: row.enabled === 1,
+    ...(row.jitter_seconds > 0 ? { jitter: row.jitter_seconds } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -35,6 +38,7 @@ function toRow(job: JobRecord): JobsTable {
     schedule: job.schedule,
     timezone: job.timezone,
     enabled: job.enabled ? 1 : 0,
+    jitter_seconds: job.jitter ?? 0,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
   };

@@ -15,6 +15,8 @@ export interface JobChanges {
   schedule?: string | null;
   timezone?: string;
   enabled?: boolean;
+  /** Seconds of schedule jitter; 0 removes it. */
+  jitter?: number;
 }
 
 /** Job management with validation: nothing invalid ever reaches `tm_jobs`. */
@@ -65,6 +67,9 @@ export class JobService {
       enabled: changes.enabled ?? current.enabled,
       updatedAt: isoTimestamp(this.clock.now()),
     };
+    const jitter = changes.jitter ?? current.jitter ?? 0;
+    if (jitter > 0) next.jitter = jitter;
+    else delete next.jitter;
     this.validateSpec(next);
     await this.repo.update(next);
     return next;
@@ -126,6 +131,7 @@ export class JobService {
         schedule: j.schedule,
         timezone: j.timezone,
         enabled: j.enabled,
+        ...(j.jitter ? { jitter: j.jitter } : {}),
       })),
     };
   }

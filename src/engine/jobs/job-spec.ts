@@ -12,6 +12,8 @@ export const jobSpecSchema = z
     schedule: z.string().min(1).nullable().default(null),
     timezone: z.string().min(1).default("UTC"),
     enabled: z.boolean().default(true),
+    /** Seconds of random offset added to each occurrence (spreads load); omitted = 0. */
+    jitter: z.number().int().min(0).max(86_400).optional(),
   })
   .strict();
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { openDatabase } from "../../infra/db/open-database.ts";
 import { migrateToLatest } from "../../infra/db/migrator.ts";
+import { openDatabase } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { ManualClock } from "../../testing/manual-clock.ts";
 import { systemClock } from "../context/clock.ts";

@@ -5,5 +5,7 @@ export const engineMigrations: MigrationScope = {
   name: "engine",
   migrations: async () => ({
     "0001-engine-core": await import("./0001-engine-core.ts"),
+    "0002-queue": await import("./0002-queue.ts"),
+    "0003-scheduler": await import("./0003-scheduler.ts"),
   }),
 };

@@ -1,7 +1,10 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Command } from "commander";
 import type { z } from "zod";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 import type { JobContext } from "../context/job-context.ts";
+import type { Queue } from "../queue/queue.ts";
+import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 /** What a run reports back; stored as the run's summary. */
@@ -33,6 +36,13 @@ export interface CliServices {
   print(line: string): void;
 }
 
+/** Services a pipeline's HTTP routes can use (`tidemark serve`). */
+export interface RouteServices {
+  readonly runtime: Runtime;
+  /** The process's queue (undefined when none is open). */
+  readonly queue: Queue | undefined;
+}
+
 /** What a demo gets: a fresh data directory and a way to report what happened. */
 export interface DemoContext {
   runtime: Runtime;
@@ -46,12 +56,20 @@ export interface PipelineDefinition {
   readonly name: string;
   readonly description: string;
   readonly jobTypes: readonly JobType[];
+  /** The pipeline's queue consumers (queues `<pipeline>.<name>`), run by `tidemark worker`. */
+  readonly queueHandlers?: readonly QueueHandlerDefinition[];
   /** The pipeline's migrations, loaded lazily; they run after the engine's. */
   readonly migrations?: MigrationScope["migrations"];
   /** Adds the pipeline's command group (e.g. `tidemark snapshots …`). */
   cli?(program: Command, services: CliServices): void;
   /** Runs the pipeline against its fake and prints what happened (`tidemark demo`). */
   demo?(ctx: DemoContext): Promise<void>;
+  /**
+   * Adds the pipeline's HTTP routes to `app`, which `tidemark serve` mounts at
+   * `/api/<pipeline name>` behind the API's bearer auth; OpenAPI routes (`app.openapi`)
+   * appear in /openapi.json. Import route code lazily inside handlers to keep this light.
+   */
+  routes?(app: OpenAPIHono, services: RouteServices): void;
 }
 
 /** Declares a job type with params inferred from its zod schema. */

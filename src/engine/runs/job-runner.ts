@@ -3,12 +3,12 @@ import { createProgress, silentProgress } from "../../infra/logging/progress.ts"
 import { isoTimestamp, truncateToSeconds, utcDayStart } from "../context/clock.ts";
 import type { JobContext } from "../context/job-context.ts";
 import type { RunStatus } from "../engine-tables.ts";
-import { AlreadyRunningError, describeError } from "../errors.ts";
+import { AlreadyRunningError, describeError, UsageError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
 import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
 import type { JobResult } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { newRunId } from "./run-id.ts";
+import { newRunId, RUN_ID_PATTERN } from "./run-id.ts";
 import { RunRepo } from "./run-repo.ts";
 
 /** What to run: a stored job, or an ad-hoc run of a job type (e.g. `snapshots run`). */
@@ -23,6 +23,12 @@ export interface RunRequest {
   leaseTtlMs?: number;
   /** Draw a progress bar on a TTY (off for --json). */
   progress?: boolean;
+  /**
+   * Run id assigned when the run was requested (HTTP API: known at enqueue time). Must be
+   * `<jobName>_<YYYYMMDDTHHMMSSZ>_<hex6>`; if a run already used it (a redelivered request),
+   * the run gets a fresh id.
+   */
+  runId?: string;
 }
 
 /** The outcome of one run, as printed by the CLI. */
@@ -35,6 +41,30 @@ export interface RunReport {
   finishedAt: string;
   summary: Record<string, unknown>;
   error: string | null;
+}
+
+/** The requested run id when it is valid and unused, else a new one. */
+async function chooseRunId(
+  runs: RunRepo,
+  request: RunRequest,
+  jobStartAt: Date,
+  runtime: Runtime,
+): Promise<string> {
+  const wanted = request.runId;
+  if (wanted === undefined) return newRunId(request.jobName, jobStartAt);
+  const match = RUN_ID_PATTERN.exec(wanted);
+  if (!match || match[1] !== request.jobName) {
+    throw new UsageError(
+      `run id ${JSON.stringify(wanted)} does not belong to job ${request.jobName}`,
+    );
+  }
+  if (!(await runs.get(wanted))) return wanted;
+  const fresh = newRunId(request.jobName, jobStartAt);
+  runtime.logger.warn(
+    { job: request.jobName, requested: wanted, run_id: fresh },
+    "run id already used; using a new one",
+  );
+  return fresh;
 }
 
 /** Exit code for a finished run: 0 for succeeded/skipped, 1 otherwise. */
@@ -50,12 +80,12 @@ export function exitCodeFor(status: RunStatus): number {
 export async function executeRun(runtime: Runtime, request: RunRequest): Promise<RunReport> {
   const jobType = runtime.registry.jobType(request.jobType);
   const params = validateParams(runtime.registry, request.jobName, jobType.name, request.params);
-  const runs = new RunRepo(runtime.db);
+  const runs = new RunRepo(runtime.db, runtime.events);
   const startedAt = runtime.clock.now();
   await runs.markAbandoned(isoTimestamp(startedAt));
 
   const jobStartAt = truncateToSeconds(startedAt);
-  const runId = newRunId(request.jobName, jobStartAt);
+  const runId = await chooseRunId(runs, request, jobStartAt, runtime);
   const leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
   const ttl = request.leaseTtlMs ?? runtime.config.runs.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
@@ -130,6 +160,16 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     await runtime.leases.release(leaseKey, runId);
   }
   logger.info({ status, summary }, "run finished");
+  runtime.events?.emitRunEnded({
+    runId,
+    jobName: request.jobName,
+    jobType: jobType.name,
+    status,
+    startedAt: isoTimestamp(startedAt),
+    finishedAt,
+    error,
+    dryRun,
+  });
   return {
     runId,
     jobName: request.jobName,

@@ -21,7 +21,7 @@ export async function runDue(
   options: { dryRun?: boolean; signal?: AbortSignal; progress?: boolean } = {},
 ): Promise<DueOutcome[]> {
   const jobs = await new JobRepo(runtime.db).list();
-  const runs = new RunRepo(runtime.db);
+  const runs = new RunRepo(runtime.db, runtime.events);
   const now = runtime.clock.now();
   await runs.markAbandoned(isoTimestamp(now));
   const out: DueOutcome[] = [];

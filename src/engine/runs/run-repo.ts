@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import type { EngineTables, RunStatus, RunsTable } from "../engine-tables.ts";
+import type { RunEvents } from "../notify/run-events.ts";
 
 /** A run as the engine reports it (JSON parsed, flags as booleans). */
 export interface RunRecord {
@@ -46,7 +47,11 @@ export interface RunFilter {
 export class RunRepo {
   readonly #db: Kysely<EngineTables>;
 
-  constructor(db: Database) {
+  /** `events` hears about runs markAbandoned settles (metrics, failure webhook). */
+  constructor(
+    db: Database,
+    private readonly events?: RunEvents,
+  ) {
     this.#db = typed<EngineTables>(db);
   }
 
@@ -163,8 +168,12 @@ export class RunRepo {
           ),
         ),
       )
-      .returning("run_id")
+      .returningAll()
       .execute();
+    for (const row of rows) {
+      const run = toRecord(row);
+      this.events?.emitRunEnded({ ...run, finishedAt: run.finishedAt ?? nowIso });
+    }
     return rows.map((r) => r.run_id);
   }
 }

@@ -5,6 +5,8 @@ import { openDatabase } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { type Clock, systemClock } from "../context/clock.ts";
 import { LeaseStore } from "../leases/lease-store.ts";
+import { NOTIFY_DRAIN_MS, startFailureWebhook } from "../notify/failure-webhook.ts";
+import { RunEvents } from "../notify/run-events.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -29,6 +31,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       }
     }
     const blobs = await openBlobStore(config.blobs);
+    const events = new RunEvents(logger);
+    const notifier = startFailureWebhook(config, events, logger);
     return {
       config,
       db,
@@ -37,7 +41,11 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       registry,
       clock,
       leases: new LeaseStore(db, clock),
-      close: () => db.close(),
+      events,
+      close: async () => {
+        await notifier?.drain(NOTIFY_DRAIN_MS);
+        await db.close();
+      },
     };
   } catch (err) {
     await db.close();

@@ -4,6 +4,7 @@ import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { Clock } from "../context/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
+import type { RunEvents } from "../notify/run-events.ts";
 import type { Registry } from "../registry/registry.ts";
 /** The engine's services for one process: config, database, blobs, leases, registry. */
 export interface Runtime {
@@ -14,5 +15,7 @@ export interface Runtime {
   readonly registry: Registry;
   readonly clock: Clock;
   readonly leases: LeaseStore;
+  /** Ended runs are reported here (metrics, failure webhook); optional for hand-built runtimes. */
+  readonly events?: RunEvents;
   close(): Promise<void>;
 }

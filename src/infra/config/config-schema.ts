@@ -52,6 +52,68 @@ export const configSchema = z
       })
       .strict()
       .default({ lease_ttl_seconds: 60 }),
+    /** `tidemark serve`: where the HTTP API listens and how processes shut down. */
+    server: z
+      .object({
+        port: z.number().int().min(0).max(65_535).default(8787),
+        host: z.string().min(1).default("127.0.0.1"),
+        /** Base URL the API is reached at from outside (links in notifications). */
+        public_url: z.url().optional(),
+        /** SIGTERM/SIGINT: in-flight runs get this long to finish before they are aborted. */
+        shutdown_grace_seconds: z.number().int().min(0).max(3600).default(30),
+      })
+      .strict()
+      .default({ port: 8787, host: "127.0.0.1", shutdown_grace_seconds: 30 }),
+    /** Bearer tokens accepted by the HTTP API (TIDEMARK_API_TOKENS, comma-separated). */
+    api_tokens: z
+      .array(z.string().min(16, "use at least 16 random characters (openssl rand -hex 32)"))
+      .default([]),
+    /** Failure notification: a webhook POSTed for every failed or abandoned run. */
+    notify: z
+      .object({
+        webhook_url: z.url().optional(),
+        /** Signs each body with HMAC-SHA256 (`X-Tidemark-Signature: sha256=<hex>`). */
+        webhook_secret: z.string().min(1).optional(),
+        /** Retries after the first failed delivery, with exponential backoff. */
+        retries: z.number().int().min(0).max(10).default(5),
+        timeout_seconds: z.number().int().min(1).max(300).default(10),
+      })
+      .strict()
+      .default({ retries: 5, timeout_seconds: 10 }),
+    /** The cron scheduler of `tidemark serve`. */
+    scheduler: z
+      .object({
+        /** A missed occurrence (process down, later than the grace): skip it, or run once. */
+        misfire: z.enum(["skip", "run_once"]).default("skip"),
+        /** An occurrence this late still fires normally. */
+        misfire_grace_seconds: z.number().int().min(0).max(86_400).default(60),
+        /** How often jobs are re-read, so added/changed jobs are picked up. */
+        reload_seconds: z.number().int().min(1).max(3600).default(30),
+      })
+      .strict()
+      .default({ misfire: "skip", misfire_grace_seconds: 60, reload_seconds: 30 }),
+    /** Queue engine: `embedded` (tables in the engine database) or `pg-boss` (Postgres). */
+    queue: z.enum(["embedded", "pg-boss"]).default("embedded"),
+    /** pg-boss settings, read when queue is pg-boss. */
+    pg_boss: z
+      .object({
+        /** Postgres URL for pg-boss; default database.url (which must then be Postgres). */
+        url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//i, { message: "must be a postgres:// URL" })
+          .optional(),
+        /** Postgres schema of pg-boss's tables. */
+        schema: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]{0,49}$/, {
+            message: "must be letters, digits and _ (at most 50), not starting with a digit",
+          })
+          .default("pgboss"),
+        /** How often pg-boss returns dead workers' messages and archives old ones. */
+        maintenance_interval_seconds: z.number().int().min(1).max(3600).default(30),
+      })
+      .strict()
+      .default({ schema: "pgboss", maintenance_interval_seconds: 30 }),
     /** Per-pipeline settings, validated by each pipeline. */
     pipelines: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })

@@ -1,7 +1,8 @@
 import { ConfigError } from "../../engine/errors.ts";
 
 type Path = readonly string[];
-type Kind = "string" | "boolean" | "integer";
+/** `list`: comma-separated, blanks dropped (TIDEMARK_API_TOKENS=a,b). */
+type Kind = "string" | "boolean" | "integer" | "list";
 
 /** TIDEMARK_* variables and the config path each one overrides. */
 export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind }> = [
@@ -10,6 +11,9 @@ export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind 
   { name: "TIDEMARK_DATABASE_URL", path: ["database", "url"], kind: "string" },
   { name: "TIDEMARK_LOG_LEVEL", path: ["log", "level"], kind: "string" },
   { name: "TIDEMARK_LEASE_TTL_SECONDS", path: ["runs", "lease_ttl_seconds"], kind: "integer" },
+  { name: "TIDEMARK_QUEUE", path: ["queue"], kind: "string" },
+  { name: "TIDEMARK_PG_BOSS_URL", path: ["pg_boss", "url"], kind: "string" },
+  { name: "TIDEMARK_PG_BOSS_SCHEMA", path: ["pg_boss", "schema"], kind: "string" },
   { name: "TIDEMARK_BLOBS_DRIVER", path: ["blobs", "driver"], kind: "string" },
   { name: "TIDEMARK_BLOBS_ROOT", path: ["blobs", "root"], kind: "string" },
   { name: "TIDEMARK_S3_BUCKET", path: ["blobs", "s3", "bucket"], kind: "string" },
@@ -27,6 +31,17 @@ export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind 
     path: ["blobs", "s3", "secret_access_key"],
     kind: "string",
   },
+  { name: "TIDEMARK_PORT", path: ["server", "port"], kind: "integer" },
+  { name: "TIDEMARK_HOST", path: ["server", "host"], kind: "string" },
+  { name: "TIDEMARK_PUBLIC_URL", path: ["server", "public_url"], kind: "string" },
+  {
+    name: "TIDEMARK_SHUTDOWN_GRACE_SECONDS",
+    path: ["server", "shutdown_grace_seconds"],
+    kind: "integer",
+  },
+  { name: "TIDEMARK_API_TOKENS", path: ["api_tokens"], kind: "list" },
+  { name: "TIDEMARK_NOTIFY_WEBHOOK_URL", path: ["notify", "webhook_url"], kind: "string" },
+  { name: "TIDEMARK_NOTIFY_WEBHOOK_SECRET", path: ["notify", "webhook_secret"], kind: "string" },
 ];
 
 function parseBoolean(name: string, raw: string): boolean {
@@ -57,11 +72,16 @@ export function applyEnvOverrides(
       node = node[key] as Record<string, unknown>;
     }
     node[path.at(-1)!] =
-      kind === "boolean"
-        ? parseBoolean(name, value)
-        : kind === "integer"
-          ? parseInteger(name, value)
-          : value;
+      kind === "list"
+        ? value
+            .split(",")
+            .map((v) => v.trim())
+            .filter((v) => v !== "")
+        : kind === "boolean"
+          ? parseBoolean(name, value)
+          : kind === "integer"
+            ? parseInteger(name, value)
+            : value;
   }
   return out;
 }

@@ -17,6 +17,11 @@ export type BlobTarget =
   | { driver: "fs"; root: string }
   | { driver: "s3"; s3: Extract<ParsedConfig["blobs"], { driver: "s3" }>["s3"] };
 
+/** The queue engine and, for pg-boss, where it keeps its tables. */
+export type QueueTarget =
+  | { engine: "embedded" }
+  | { engine: "pg-boss"; url: string; schema: string; maintenanceIntervalSeconds: number };
+
 /** Configuration with every path resolved and every default applied. */
 export interface Config {
   /** The file read, or undefined when running on defaults. */
@@ -28,7 +33,62 @@ export interface Config {
   log: ParsedConfig["log"];
   runs: { leaseTtlMs: number };
   pipelines: ParsedConfig["pipelines"];
+  // Optional so Config literals built by tests stay valid; loadConfig always sets them and
+  // readers fall back to the DEFAULT_* settings below.
+  server?: ServerSettings;
+  /** Bearer tokens of the HTTP API (secrets: never log them). */
+  apiTokens?: readonly string[];
+  notify?: NotifySettings;
+  scheduler?: SchedulerSettings;
+  /** Queue engine; absent (a Config built by hand) means embedded. */
+  queue?: QueueTarget;
 }
+
+/** `server:` (tidemark serve / worker). */
+export interface ServerSettings {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  shutdownGraceMs: number;
+}
+
+/** `notify:` (failure webhook). */
+export interface NotifySettings {
+  webhookUrl: string | undefined;
+  webhookSecret: string | undefined;
+  retries: number;
+  timeoutMs: number;
+}
+
+/** `scheduler:` (cron scheduler of tidemark serve). */
+export interface SchedulerSettings {
+  misfire: "skip" | "run_once";
+  misfireGraceMs: number;
+  reloadMs: number;
+}
+
+/** Server settings when the config names none. */
+export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
+  port: 8787,
+  host: "127.0.0.1",
+  publicUrl: undefined,
+  shutdownGraceMs: 30_000,
+};
+
+/** Notification settings when the config names none (no webhook). */
+export const DEFAULT_NOTIFY_SETTINGS: NotifySettings = {
+  webhookUrl: undefined,
+  webhookSecret: undefined,
+  retries: 5,
+  timeoutMs: 10_000,
+};
+
+/** Scheduler settings when the config names none. */
+export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = {
+  misfire: "skip",
+  misfireGraceMs: 60_000,
+  reloadMs: 30_000,
+};
 
 export interface LoadConfigOptions {
   /** Explicit --config path; must exist. */
@@ -75,6 +135,22 @@ function resolveDatabase(url: string | undefined, dataDir: string, base: string,
   return { dialect: "sqlite", path: path.resolve(base, file), busyTimeoutMs: busy } as const;
 }
 
+function resolveQueue(cfg: ParsedConfig, database: DatabaseTarget, where: string): QueueTarget {
+  if (cfg.queue === "embedded") return { engine: "embedded" };
+  const url = cfg.pg_boss.url ?? (database.dialect === "postgres" ? database.url : undefined);
+  if (!url) {
+    throw new ConfigError(
+      `${where}: queue: pg-boss needs Postgres: set pg_boss.url, or a postgres:// database.url`,
+    );
+  }
+  return {
+    engine: "pg-boss",
+    url,
+    schema: cfg.pg_boss.schema,
+    maintenanceIntervalSeconds: cfg.pg_boss.maintenance_interval_seconds,
+  };
+}
+
 /** Finds, parses, overrides from TIDEMARK_* and validates the configuration. */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
@@ -94,14 +170,34 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     cfg.blobs.driver === "fs"
       ? { driver: "fs", root: path.resolve(base, cfg.blobs.root ?? path.join(dataDir, "blobs")) }
       : { driver: "s3", s3: cfg.blobs.s3 };
+  const database = resolveDatabase(cfg.database.url, dataDir, base, cfg.database.busy_timeout_ms);
   return {
     file,
     env: cfg.env,
     dataDir,
-    database: resolveDatabase(cfg.database.url, dataDir, base, cfg.database.busy_timeout_ms),
+    database,
     blobs,
     log: cfg.log,
     runs: { leaseTtlMs: cfg.runs.lease_ttl_seconds * 1000 },
     pipelines: cfg.pipelines,
+    server: {
+      port: cfg.server.port,
+      host: cfg.server.host,
+      publicUrl: cfg.server.public_url,
+      shutdownGraceMs: cfg.server.shutdown_grace_seconds * 1000,
+    },
+    apiTokens: cfg.api_tokens,
+    notify: {
+      webhookUrl: cfg.notify.webhook_url,
+      webhookSecret: cfg.notify.webhook_secret,
+      retries: cfg.notify.retries,
+      timeoutMs: cfg.notify.timeout_seconds * 1000,
+    },
+    scheduler: {
+      misfire: cfg.scheduler.misfire,
+      misfireGraceMs: cfg.scheduler.misfire_grace_seconds * 1000,
+      reloadMs: cfg.scheduler.reload_seconds * 1000,
+    },
+    queue: resolveQueue(cfg, database, where),
   };
 }

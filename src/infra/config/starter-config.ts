@@ -37,6 +37,32 @@ runs:
   # marked abandoned once it expires (TIDEMARK_LEASE_TTL_SECONDS).
   lease_ttl_seconds: 60
 
+# tidemark serve / tidemark worker (docs/server.md).
+server:
+  port: 8787                   # TIDEMARK_PORT
+  host: 127.0.0.1              # TIDEMARK_HOST; 0.0.0.0 to listen on every interface
+  # public_url: https://tidemark.example   # TIDEMARK_PUBLIC_URL: links in notifications
+  # SIGTERM/SIGINT: in-flight runs get this long to finish (TIDEMARK_SHUTDOWN_GRACE_SECONDS).
+  shutdown_grace_seconds: 30
+
+# Bearer tokens of the HTTP API; serve refuses to start without one (unless
+# --insecure-no-auth). Prefer TIDEMARK_API_TOKENS=tok1,tok2 over writing them here.
+api_tokens: []
+
+notify:
+  # POSTed as JSON for every failed or abandoned run (TIDEMARK_NOTIFY_WEBHOOK_URL).
+  # webhook_url: https://hooks.example/tidemark
+  # webhook_secret: ...        # signs bodies: X-Tidemark-Signature (TIDEMARK_NOTIFY_WEBHOOK_SECRET)
+  retries: 5
+  timeout_seconds: 10
+
+scheduler:
+  # A missed occurrence (process down) later than the grace: skip | run_once.
+  misfire: skip
+  misfire_grace_seconds: 60
+  # Jobs are re-read this often, so added and changed jobs are picked up.
+  reload_seconds: 30
+
 # Per-pipeline settings (base URLs, directories); see docs/ for each pipeline.
 pipelines: {}
 `;

@@ -1,0 +1,109 @@
+import { type Command, InvalidArgumentError } from "commander";
+import { DEFAULT_SERVER_SETTINGS } from "../../infra/config/load-config.ts";
+import { positiveInt } from "../option-parsers.ts";
+import type { CliSession } from "../session.ts";
+
+function port(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) {
+    throw new InvalidArgumentError(`expected a port from 0 to 65535, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+interface WorkerFlags {
+  concurrency?: number;
+  queue?: string[];
+}
+
+/**
+ * Runs until SIGTERM/SIGINT, then stops gracefully (`server.shutdown_grace_seconds`); a
+ * second signal exits at once (exit 1; leases then expire on their own).
+ */
+async function runUntilSignal(
+  session: CliSession,
+  start: () => Promise<{ stop(graceMs: number): Promise<void> }>,
+): Promise<void> {
+  const logger = await session.logger();
+  const { waitForShutdownSignal } = await import("../../server/processes/shutdown-signal.ts");
+  // Listening before starting: a signal during startup still stops cleanly.
+  const shutdown = waitForShutdownSignal(() => {
+    logger.warn("second signal: exiting without waiting for in-flight work");
+    process.exit(1);
+  });
+  try {
+    const handle = await start();
+    const signal = await shutdown.signal;
+    const graceMs =
+      (await session.config()).server?.shutdownGraceMs ?? DEFAULT_SERVER_SETTINGS.shutdownGraceMs;
+    logger.info({ signal, grace_ms: graceMs }, "shutting down");
+    await handle.stop(graceMs);
+  } finally {
+    shutdown.dispose();
+  }
+}
+
+/** `tidemark serve` (scheduler + workers + HTTP API) and `tidemark worker` (workers only). */
+export function registerServeCommands(program: Command, session: CliSession): void {
+  program
+    .command("serve")
+    .description("run the scheduler, workers and HTTP API until SIGTERM/SIGINT")
+    .option(
+      "--port <n>",
+      `port (default server.port, TIDEMARK_PORT, ${DEFAULT_SERVER_SETTINGS.port})`,
+      port,
+    )
+    .option("--host <host>", "interface to bind (default server.host, 127.0.0.1)")
+    .option("--insecure-no-auth", "serve the API without bearer tokens (local use only)")
+    .option("--no-workers", "do not execute runs in this process (scheduler + API only)")
+    .option("--concurrency <n>", "messages handled at once per queue", positiveInt)
+    .option("--queue <name...>", "consume only these queues (default: all)")
+    .action(
+      async (
+        opts: WorkerFlags & {
+          port?: number;
+          host?: string;
+          insecureNoAuth?: boolean;
+          workers: boolean;
+        },
+      ) => {
+        const { apiTokensOrRefuse, startServe } = await import(
+          "../../server/processes/serve-process.ts"
+        );
+        const config = await session.config();
+        // Refused before anything is opened: exit 2 with the reason.
+        apiTokensOrRefuse({ config }, opts.insecureNoAuth ?? false);
+        const server = config.server ?? DEFAULT_SERVER_SETTINGS;
+        const runtime = await session.runtime();
+        await runUntilSignal(session, async () => {
+          const handle = await startServe(runtime, {
+            host: opts.host ?? server.host,
+            port: opts.port ?? server.port,
+            insecureNoAuth: opts.insecureNoAuth ?? false,
+            workers: opts.workers,
+            concurrency: opts.concurrency,
+            queues: opts.queue,
+          });
+          session.print(`Listening on ${handle.url}`);
+          return handle;
+        });
+      },
+    );
+
+  program
+    .command("worker")
+    .description("execute queued runs and pipeline queue messages until SIGTERM/SIGINT")
+    .option("--concurrency <n>", "messages handled at once per queue", positiveInt)
+    .option("--queue <name...>", "consume only these queues (default: all)")
+    .action(async (opts: WorkerFlags) => {
+      const { startWorkerProcess } = await import("../../server/processes/worker-process.ts");
+      const runtime = await session.runtime();
+      await runUntilSignal(session, async () => {
+        const handle = await startWorkerProcess(runtime, {
+          concurrency: opts.concurrency,
+          queues: opts.queue,
+        });
+        session.print(`Working on ${handle.queues.join(", ")}`);
+        return handle;
+      });
+    });
+}

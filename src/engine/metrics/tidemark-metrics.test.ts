@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { silentLogger } from "../../infra/logging/logger.ts";
+import type { HttpRequestEvent } from "../http/http-client.ts";
+import { RunEvents } from "../notify/run-events.ts";
+import type { Queue, QueueStats } from "../queue/queue.ts";
+import { httpMetricsHook, useProcessMetrics } from "./http-metrics-hook.ts";
+import { TidemarkMetrics } from "./tidemark-metrics.ts";
+
+const ended = (over: Partial<Parameters<RunEvents["emitRunEnded"]>[0]> = {}) => ({
+  runId: "a_20260101T000000Z_abcdef",
+  jobName: "a",
+  jobType: "test.echo",
+  status: "succeeded" as const,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  finishedAt: "2026-01-01T00:00:02.500Z",
+  error: null,
+  dryRun: false,
+  ...over,
+});
+
+const attempt = (over: Partial<HttpRequestEvent>): HttpRequestEvent => ({
+  host: "api.example:443",
+  method: "GET",
+  status: 200,
+  attempt: 1,
+  durationMs: 5,
+  outcome: "ok",
+  ...over,
+});
+
+/** A Queue whose only working method is stats(). */
+function statsQueue(stats: () => Promise<QueueStats[]>): Queue {
+  return { engine: "embedded", stats } as unknown as Queue;
+}
+
+describe("metrics", () => {
+  it("counts ended runs by job and status and observes their duration", async () => {
+    const m = new TidemarkMetrics();
+    const events = new RunEvents(silentLogger());
+    m.observeRuns(events);
+    events.emitRunEnded(ended());
+    events.emitRunEnded(ended({ status: "failed", error: "x" }));
+    events.emitRunEnded(ended({ jobName: "b", status: "abandoned" }));
+    const text = await m.text();
+    expect(text).toContain('tidemark_runs_total{job="a",status="succeeded"} 1');
+    expect(text).toContain('tidemark_runs_total{job="a",status="failed"} 1');
+    expect(text).toContain('tidemark_runs_total{job="b",status="abandoned"} 1');
+    expect(text).toContain(
+      'tidemark_run_duration_seconds_bucket{le="5",job="a",status="succeeded"} 1',
+    );
+    expect(text).toContain(
+      'tidemark_run_duration_seconds_bucket{le="1",job="a",status="succeeded"} 0',
+    );
+    expect(text).toContain('tidemark_run_duration_seconds_sum{job="a",status="succeeded"} 2.5');
+  });
+
+  it("two instances never share counters (own registry, not the global one)", async () => {
+    const a = new TidemarkMetrics();
+    const b = new TidemarkMetrics();
+    a.recordHttp(attempt({}));
+    expect(await a.text()).toContain("tidemark_http_client_requests_total{");
+    expect(await b.text()).not.toContain('host="api.example:443"');
+  });
+
+  it("records source-client attempts through the process-wide hook, retries separately", async () => {
+    const m = new TidemarkMetrics();
+    httpMetricsHook(attempt({})); // no metrics installed: ignored
+    const undo = useProcessMetrics(m);
+    httpMetricsHook(attempt({ status: 503, outcome: "retry" }));
+    httpMetricsHook(attempt({ status: undefined, attempt: 2, outcome: "retry" }));
+    httpMetricsHook(attempt({ attempt: 3 }));
+    undo();
+    httpMetricsHook(attempt({}));
+    const text = await m.text();
+    expect(text).toContain(
+      'tidemark_http_client_requests_total{host="api.example:443",status="503",outcome="retry"} 1',
+    );
+    expect(text).toContain(
+      'tidemark_http_client_requests_total{host="api.example:443",status="none",outcome="retry"} 1',
+    );
+    expect(text).toContain(
+      'tidemark_http_client_requests_total{host="api.example:443",status="200",outcome="ok"} 1',
+    );
+    expect(text).toContain('tidemark_http_client_retries_total{host="api.example:443"} 2');
+  });
+
+  it("reads queue depth and oldest age on scrape, once per scrape", async () => {
+    let calls = 0;
+    let depth = 3;
+    const m = new TidemarkMetrics();
+    m.watchQueue(
+      statsQueue(async () => {
+        calls++;
+        return [
+          { queue: "runs", queued: depth, active: 1, deadLettered: 2, oldestQueuedAgeSeconds: 42 },
+        ];
+      }),
+    );
+    let text = await m.text();
+    expect(calls).toBe(1);
+    expect(text).toContain('tidemark_queue_messages{queue="runs",state="queued"} 3');
+    expect(text).toContain('tidemark_queue_messages{queue="runs",state="active"} 1');
+    expect(text).toContain('tidemark_queue_messages{queue="runs",state="dead"} 2');
+    expect(text).toContain('tidemark_queue_oldest_message_age_seconds{queue="runs"} 42');
+    depth = 0;
+    m.watchQueue(
+      statsQueue(async () => [
+        { queue: "runs", queued: depth, active: 0, deadLettered: 0, oldestQueuedAgeSeconds: 0 },
+      ]),
+    );
+    text = await m.text();
+    expect(text).toContain('tidemark_queue_messages{queue="runs",state="queued"} 0');
+  });
+
+  it("a failing queue leaves the scrape working, without stale queue figures", async () => {
+    const m = new TidemarkMetrics();
+    m.watchQueue(
+      statsQueue(async () => [
+        { queue: "runs", queued: 9, active: 0, deadLettered: 0, oldestQueuedAgeSeconds: 1 },
+      ]),
+    );
+    expect(await m.text()).toContain('state="queued"} 9');
+    m.watchQueue(
+      statsQueue(async () => {
+        throw new Error("db down");
+      }),
+    );
+    const text = await m.text();
+    expect(text).toContain("# TYPE tidemark_queue_messages gauge");
+    expect(text).not.toContain('state="queued"} 9');
+  });
+});

@@ -1,0 +1,310 @@
+import type { Logger } from "../../infra/logging/logger.ts";
+import { redactText } from "../../infra/logging/redact.ts";
+import { describeError } from "../errors.ts";
+import type { QueueHandler, WorkOptions } from "./queue.ts";
+import type { Delivery, QueueDriver } from "./queue-driver.ts";
+import { PermanentQueueError, QueueStoppedError, VisibilityLostError } from "./queue-errors.ts";
+
+/** How often in-flight messages are checked for renewal (each renews every third of its timeout). */
+const HEARTBEAT_TICK_MS = 200;
+/** How often a polling worker runs the engine's upkeep (expired holds, retention). */
+const MAINTAIN_EVERY_MS = 1_000;
+const ERROR_BACKOFF_MAX_MS = 5_000;
+const MAX_ERROR_LENGTH = 2_000;
+
+interface InFlight {
+  readonly key: string;
+  readonly delivery: Delivery;
+  readonly controller: AbortController;
+  renewAt: number;
+  finished: boolean;
+  /** Released at stop or lost to a timeout: its outcome must not be recorded. */
+  abandoned: boolean;
+  /** Resolves when the handler has returned or thrown. */
+  settled: Promise<void>;
+}
+
+/** How long stop() waits for aborted handlers to wind down (record their run, free leases). */
+const ABORTED_HANDLER_WAIT_MS = 10_000;
+
+interface Outcome {
+  entry: InFlight;
+  error?: string;
+  permanent?: boolean;
+}
+
+type WaitKind = "wake" | "slot";
+
+/**
+ * Consumes one queue for one `work()` call: claims batches while it has free slots, runs the
+ * handler on each message, records outcomes in batches, renews holds while handlers run, and
+ * on stop finishes or releases what it holds.
+ */
+export class QueueWorker {
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly #waiters: Record<WaitKind, Set<() => void>> = { wake: new Set(), slot: new Set() };
+  #outcomes: Outcome[] = [];
+  #flushing: Promise<void> | undefined;
+  #flushScheduled = false;
+  #renewing = false;
+  #stopping = false;
+  #lastMaintain = 0;
+  #loopDone: Promise<void> = Promise.resolve();
+  #heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly driver: QueueDriver,
+    readonly queue: string,
+    private readonly options: Required<WorkOptions>,
+    private readonly handler: QueueHandler<unknown>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts polling. */
+  start(): void {
+    this.#heartbeat = setInterval(() => void this.#renew(), HEARTBEAT_TICK_MS);
+    this.#heartbeat.unref();
+    this.#loopDone = this.#loop();
+  }
+
+  /** Ends an idle wait early (this process just sent a message to the queue). */
+  wake(): void {
+    this.#notify("wake");
+  }
+
+  /**
+   * Stops claiming, lets in-flight handlers finish for up to graceMs, then aborts and releases
+   * the rest; resolves when every outcome is recorded or released and aborted handlers have
+   * returned (waiting at most 10 s more for them).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    this.#notify("wake");
+    this.#notify("slot");
+    await this.#loopDone;
+    const deadline = Date.now() + graceMs;
+    while (this.#running().length > 0 && Date.now() < deadline) {
+      await this.#until("slot", deadline - Date.now());
+    }
+    const unfinished = this.#running();
+    if (unfinished.length > 0) {
+      for (const e of unfinished) {
+        e.abandoned = true;
+        e.controller.abort(new QueueStoppedError());
+        this.#inFlight.delete(e.key);
+      }
+      try {
+        await this.driver.release(
+          this.queue,
+          unfinished.map((e) => e.delivery),
+        );
+        this.logger.warn(
+          { queue: this.queue, released: unfinished.length },
+          "grace period over: unfinished messages released",
+        );
+      } catch (err) {
+        this.logger.error(
+          { err, queue: this.queue },
+          "could not release messages; they come back after their visibility timeout",
+        );
+      }
+      // Aborted handlers still clean up after themselves (a run records its end and releases
+      // its lease): wait for them, bounded, so callers can close the database afterwards.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(unfinished.map((e) => e.settled)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, ABORTED_HANDLER_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    await this.#flush();
+    clearInterval(this.#heartbeat);
+  }
+
+  #running(): InFlight[] {
+    return [...this.#inFlight.values()].filter((e) => !e.finished && !e.abandoned);
+  }
+
+  async #loop(): Promise<void> {
+    let failures = 0;
+    while (!this.#stopping) {
+      const free = this.options.concurrency - this.#inFlight.size;
+      if (free <= 0) {
+        await this.#until("slot", 1_000);
+        continue;
+      }
+      const want = Math.min(this.options.batchSize, free);
+      let got: number;
+      try {
+        await this.#maybeMaintain();
+        const deliveries = await this.driver.claim(this.queue, want);
+        for (const d of deliveries) this.#start(d);
+        got = deliveries.length;
+        failures = 0;
+      } catch (err) {
+        failures++;
+        this.logger.warn({ err, queue: this.queue }, "queue poll failed; will retry");
+        const backoff = this.options.pollIntervalMs * 2 ** Math.min(failures, 10);
+        await this.#until("wake", Math.min(ERROR_BACKOFF_MAX_MS, backoff));
+        continue;
+      }
+      // Fewer than asked: the queue is drained for now, so wait before polling again.
+      if (got < want) await this.#until("wake", this.options.pollIntervalMs);
+    }
+  }
+
+  async #maybeMaintain(): Promise<void> {
+    const now = Date.now();
+    if (now - this.#lastMaintain < MAINTAIN_EVERY_MS) return;
+    this.#lastMaintain = now;
+    await this.driver.maintain(this.queue);
+  }
+
+  #start(delivery: Delivery): void {
+    const entry: InFlight = {
+      key: `${delivery.token}:${delivery.message.id}`,
+      delivery,
+      controller: new AbortController(),
+      renewAt: Date.now() + delivery.visibilityMs / 3,
+      finished: false,
+      abandoned: false,
+      settled: Promise.resolve(),
+    };
+    this.#inFlight.set(entry.key, entry);
+    entry.settled = this.#run(entry);
+  }
+
+  async #run(entry: InFlight): Promise<void> {
+    const { message } = entry.delivery;
+    let outcome: Outcome;
+    try {
+      await this.handler(message, entry.controller.signal);
+      outcome = { entry };
+    } catch (err) {
+      const permanent = err instanceof PermanentQueueError;
+      outcome = {
+        entry,
+        error: redactText(describeError(err)).slice(0, MAX_ERROR_LENGTH),
+        permanent,
+      };
+      if (!entry.abandoned) {
+        const dead = permanent || message.attempt > entry.delivery.retry.limit;
+        const where = { err, queue: this.queue, message_id: message.id, attempt: message.attempt };
+        if (dead) this.logger.error(where, "message failed; dead-lettered");
+        else this.logger.warn(where, "message failed; will be retried");
+      }
+    }
+    entry.finished = true;
+    if (entry.abandoned) {
+      this.#forget(entry);
+      return;
+    }
+    this.#outcomes.push(outcome);
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    // One tick of delay lets the outcomes of a whole batch be recorded in one statement.
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      void this.#flush();
+    });
+  }
+
+  #flush(): Promise<void> {
+    this.#flushing ??= this.#recordOutcomes().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #recordOutcomes(): Promise<void> {
+    while (this.#outcomes.length > 0) {
+      const batch = this.#outcomes;
+      this.#outcomes = [];
+      const live = batch.filter((o) => !o.entry.abandoned);
+      const done = live.filter((o) => o.error === undefined).map((o) => o.entry.delivery);
+      try {
+        if (done.length > 0) await this.driver.complete(this.queue, done);
+      } catch (err) {
+        this.logger.error(
+          { err, queue: this.queue, count: done.length },
+          "could not record completions; the messages come back after their visibility timeout",
+        );
+      }
+      for (const o of live) {
+        if (o.error === undefined) continue;
+        try {
+          await this.driver.fail(this.queue, o.entry.delivery, o.error, o.permanent ?? false);
+        } catch (err) {
+          this.logger.error(
+            { err, queue: this.queue, message_id: o.entry.delivery.message.id },
+            "could not record a failure; the message comes back after its visibility timeout",
+          );
+        }
+      }
+      for (const o of batch) this.#forget(o.entry);
+    }
+  }
+
+  #forget(entry: InFlight): void {
+    this.#inFlight.delete(entry.key);
+    this.#notify("slot");
+  }
+
+  /** Renews the hold on every delivery whose renewal is due; aborts those found lost. */
+  async #renew(): Promise<void> {
+    if (this.#renewing || this.#inFlight.size === 0) return;
+    const now = Date.now();
+    const due = [...this.#inFlight.values()].filter((e) => !e.abandoned && e.renewAt <= now);
+    if (due.length === 0) return;
+    this.#renewing = true;
+    try {
+      const held = await this.driver.extend(
+        this.queue,
+        due.map((e) => e.delivery),
+      );
+      const after = Date.now();
+      for (const e of due) {
+        if (held.has(e.delivery.message.id)) {
+          e.renewAt = after + e.delivery.visibilityMs / 3;
+        } else if (!e.finished && !e.abandoned) {
+          // Not active under our hold any more: another worker may have it now.
+          e.abandoned = true;
+          e.controller.abort(new VisibilityLostError(e.delivery.message.id));
+          this.logger.warn(
+            { queue: this.queue, message_id: e.delivery.message.id },
+            "lost the hold on a message; its handler was aborted",
+          );
+        }
+      }
+    } catch (err) {
+      this.logger.warn({ err, queue: this.queue }, "could not renew message holds; will retry");
+    } finally {
+      this.#renewing = false;
+    }
+  }
+
+  #notify(kind: WaitKind): void {
+    const waiters = [...this.#waiters[kind]];
+    this.#waiters[kind].clear();
+    for (const w of waiters) w();
+  }
+
+  /** Waits for a notification of this kind, or ms at most. */
+  #until(kind: WaitKind, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters[kind].delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.#waiters[kind].add(done);
+    });
+  }
+}

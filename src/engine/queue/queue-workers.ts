@@ -1,0 +1,87 @@
+import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { Queue, WorkOptions } from "./queue.ts";
+import { PermanentQueueError } from "./queue-errors.ts";
+import type { QueueHandlerDefinition } from "./queue-handler-definition.ts";
+import { runQueueHandler } from "./run-queue-handler.ts";
+
+/**
+ * Every queue handler of this build: the engine's (`tidemark.run`) then each pipeline's, in
+ * registry order. A pipeline's queue must be named `<pipeline>.<name>`; names are unique.
+ */
+export function collectQueueHandlers(registry: Registry): QueueHandlerDefinition[] {
+  const handlers: QueueHandlerDefinition[] = [runQueueHandler as QueueHandlerDefinition];
+  const names = new Set(handlers.map((h) => h.name));
+  for (const pipeline of registry.pipelines) {
+    for (const h of pipeline.queueHandlers ?? []) {
+      if (!h.name.startsWith(`${pipeline.name}.`) || h.name.length <= pipeline.name.length + 1) {
+        throw new Error(
+          `queue handler ${h.name} of pipeline ${pipeline.name} must be named ${pipeline.name}.<name>`,
+        );
+      }
+      if (names.has(h.name)) throw new Error(`queue handler ${h.name} registered twice`);
+      names.add(h.name);
+      handlers.push(h);
+    }
+  }
+  return handlers;
+}
+
+/** Which handlers to run and how (`tidemark worker --queue …`, tests). */
+export interface StartWorkersOptions {
+  /** Only these queues (default: every handler given). */
+  only?: readonly string[];
+  /** Overrides each handler's own work options (e.g. --concurrency). */
+  work?: WorkOptions;
+}
+
+/**
+ * Starts one worker per handler on `queue`: each message's payload is validated (an invalid
+ * one is dead-lettered at once) and handle() gets the runtime's services. Returns the names
+ * of the queues consumed; `queue.stop()` stops them all.
+ */
+export async function startQueueWorkers(
+  runtime: Runtime,
+  queue: Queue,
+  handlers: readonly QueueHandlerDefinition[] = collectQueueHandlers(runtime.registry),
+  options: StartWorkersOptions = {},
+): Promise<string[]> {
+  const known = new Set(handlers.map((h) => h.name));
+  const unknown = (options.only ?? []).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new RangeError(`unknown queue(s) ${unknown.join(", ")}; known: ${[...known].join(", ")}`);
+  }
+  const chosen = handlers.filter((h) => !options.only || options.only.includes(h.name));
+  for (const def of chosen) {
+    await queue.work(def.name, { ...def.work, ...options.work }, async (message, signal) => {
+      const parsed = def.payload.safeParse(message.payload);
+      if (!parsed.success) {
+        const where = `queue ${def.name} message ${message.id}`;
+        throw new PermanentQueueError(formatZodIssues(where, parsed.error, message.payload));
+      }
+      const logger = runtime.logger.child({
+        queue: def.name,
+        message_id: message.id,
+        attempt: message.attempt,
+      });
+      await def.handle(
+        {
+          env: runtime.config.env,
+          config: runtime.config,
+          db: runtime.db,
+          blobs: runtime.blobs,
+          clock: runtime.clock,
+          leases: runtime.leases,
+          runtime,
+          queue,
+          message,
+          logger,
+          signal,
+        },
+        parsed.data,
+      );
+    });
+  }
+  return chosen.map((h) => h.name);
+}

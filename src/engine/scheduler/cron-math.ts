@@ -1,0 +1,17 @@
+import { Cron } from "croner";
+
+/** A paused croner instance: used only for date arithmetic, never to run anything. */
+function cron(expr: string, timezone: string): Cron {
+  return new Cron(expr, { timezone, paused: true });
+}
+
+/** First occurrence strictly after `after`, or undefined when the schedule never fires again. */
+export function occurrenceAfter(expr: string, timezone: string, after: Date): Date | undefined {
+  return cron(expr, timezone).nextRun(after) ?? undefined;
+}
+
+/** Latest occurrence at or before `at`, or undefined when there is none. */
+export function occurrenceAtOrBefore(expr: string, timezone: string, at: Date): Date | undefined {
+  // previousRuns() looks strictly before its reference; occurrences are whole seconds.
+  return cron(expr, timezone).previousRuns(1, new Date(at.getTime() + 1))[0];
+}

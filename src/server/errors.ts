@@ -1,0 +1,87 @@
+import type { Hook } from "@hono/zod-openapi";
+import type { Context, Env } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+import { NotFoundError, TidemarkError, UsageError } from "../engine/errors.ts";
+import { formatZodIssues } from "../infra/config/format-zod-issues.ts";
+import type { Logger } from "../infra/logging/logger.ts";
+
+/** One validation problem as the API reports it. */
+export interface ApiIssue {
+  path: Array<string | number>;
+  message: string;
+  code: string;
+}
+
+/** The JSON every error answer carries. */
+export function errorBody(code: string, message: string, issues?: ApiIssue[]) {
+  return { error: issues ? { code, message, issues } : { code, message } };
+}
+
+/** Answers an error as JSON. */
+export function errorResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  code: string,
+  message: string,
+  issues?: ApiIssue[],
+): Response {
+  return c.json(errorBody(code, message, issues), status);
+}
+
+function toIssues(error: z.ZodError): ApiIssue[] {
+  return error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+    message: i.message,
+    code: i.code,
+  }));
+}
+
+const WHERE: Record<string, string> = {
+  json: "body",
+  query: "query",
+  param: "path",
+  header: "headers",
+  form: "form",
+  cookie: "cookies",
+};
+
+/** Route validation hook: a bad body, query or path answers 400 with the zod issues. */
+export const validationHook: Hook<unknown, Env, string, unknown> = (result, c) => {
+  if (result.success) return;
+  const where = WHERE[result.target] ?? result.target;
+  const input = (result as { data?: unknown }).data;
+  return errorResponse(
+    c,
+    400,
+    "invalid_request",
+    formatZodIssues(where, result.error, input),
+    toIssues(result.error),
+  );
+};
+
+/** Maps anything a handler throws to a JSON answer (500s are logged, never detailed). */
+export function errorHandler(logger: Logger) {
+  return (err: Error, c: Context): Response => {
+    if (err instanceof HTTPException) {
+      const code =
+        err.status === 400
+          ? "invalid_json"
+          : err.status === 415
+            ? "unsupported_media_type"
+            : "http_error";
+      return errorResponse(c, err.status, code, err.message || "request rejected");
+    }
+    if (err instanceof NotFoundError) return errorResponse(c, 404, "not_found", err.message);
+    if (err instanceof UsageError) return errorResponse(c, 400, "invalid_request", err.message);
+    if (err instanceof TidemarkError) return errorResponse(c, 409, "conflict", err.message);
+    logger.error({ err, method: c.req.method, path: c.req.path }, "http handler failed");
+    return errorResponse(c, 500, "internal_error", "internal error (see the server log)");
+  };
+}
+
+/** Unknown routes answer JSON too. */
+export function notFoundHandler(c: Context): Response {
+  return errorResponse(c, 404, "not_found", `no route for ${c.req.method} ${c.req.path}`);
+}

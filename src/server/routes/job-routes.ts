@@ -1,0 +1,105 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { NotFoundError } from "../../engine/errors.ts";
+import { JobRepo } from "../../engine/jobs/job-repo.ts";
+import { RunRepo } from "../../engine/runs/run-repo.ts";
+import {
+  ErrorSchema,
+  JobDetailSchema,
+  JobSchema,
+  QueuedRunSchema,
+  RunRequestBodySchema,
+} from "../schemas.ts";
+import type { ServerServices } from "../server-services.ts";
+import { jobView, runView } from "./views.ts";
+
+const json = <T>(schema: T) => ({ "application/json": { schema } });
+const errors = {
+  400: { description: "Invalid request", content: json(ErrorSchema) },
+  401: { description: "Missing or wrong bearer token", content: json(ErrorSchema) },
+};
+const NameParam = z.object({
+  name: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "name", in: "path" }, example: "nightly-books" }),
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/jobs",
+  tags: ["jobs"],
+  summary: "List jobs",
+  responses: {
+    200: {
+      description: "Every job, by name",
+      content: json(z.object({ jobs: z.array(JobSchema) })),
+    },
+    401: errors[401],
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/api/jobs/{name}",
+  tags: ["jobs"],
+  summary: "One job with its latest run",
+  request: { params: NameParam },
+  responses: {
+    200: { description: "The job", content: json(JobDetailSchema) },
+    ...errors,
+    404: { description: "Unknown job", content: json(ErrorSchema) },
+  },
+});
+
+const runRoute = createRoute({
+  method: "post",
+  path: "/api/jobs/{name}/runs",
+  tags: ["jobs"],
+  summary: "Queue a run of a job; a worker executes it",
+  request: {
+    params: NameParam,
+    body: { required: false, content: json(RunRequestBodySchema) },
+  },
+  responses: {
+    202: {
+      description: "Queued; poll the Location (GET /api/runs/{run_id})",
+      content: json(QueuedRunSchema),
+    },
+    ...errors,
+    404: { description: "Unknown job", content: json(ErrorSchema) },
+    415: { description: "A body that is not application/json", content: json(ErrorSchema) },
+  },
+});
+
+/** `GET /api/jobs`, `GET /api/jobs/{name}`, `POST /api/jobs/{name}/runs`. */
+export function registerJobRoutes(app: OpenAPIHono, services: ServerServices): void {
+  const { runtime } = services;
+  const findJob = async (name: string) => {
+    const job = await new JobRepo(runtime.db).get(name);
+    if (!job) throw new NotFoundError(`unknown job ${JSON.stringify(name)}`);
+    return job;
+  };
+
+  app.openapi(listRoute, async (c) => {
+    const now = runtime.clock.now();
+    const jobs = await new JobRepo(runtime.db).list();
+    return c.json({ jobs: jobs.map((j) => jobView(j, now)) }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const job = await findJob(c.req.valid("param").name);
+    const [last] = await new RunRepo(runtime.db).list({ jobName: job.name, limit: 1 });
+    return c.json(
+      { ...jobView(job, runtime.clock.now()), lastRun: last ? runView(last) : null },
+      200,
+    );
+  });
+
+  app.openapi(runRoute, async (c) => {
+    const job = await findJob(c.req.valid("param").name);
+    const body = c.req.valid("json") ?? {};
+    const queued = await services.requestRun(job, { dryRun: body.dryRun, limit: body.limit });
+    c.header("Location", `/api/runs/${encodeURIComponent(queued.runId)}`);
+    return c.json({ ...queued, status: "queued" as const }, 202);
+  });
+}

@@ -1,0 +1,127 @@
+import { z } from "@hono/zod-openapi";
+
+const RUN_STATUSES = ["running", "succeeded", "failed", "skipped", "abandoned"] as const;
+
+/** Every error answer: `{ error: { code, message, issues? } }`. */
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "not_found" }),
+      message: z.string().openapi({ example: 'unknown job "nightly"' }),
+      issues: z
+        .array(
+          z.object({
+            path: z.array(z.union([z.string(), z.number()])),
+            message: z.string(),
+            code: z.string(),
+          }),
+        )
+        .optional()
+        .openapi({ description: "Validation problems (400 only), as zod reports them" }),
+    }),
+  })
+  .openapi("Error");
+
+/** A job as stored in `tm_jobs` (same shape as `tidemark job show --json`). */
+export const JobSchema = z
+  .object({
+    name: z.string().openapi({ example: "nightly-books" }),
+    type: z.string().openapi({ example: "books.run" }),
+    params: z.unknown(),
+    schedule: z.string().nullable().openapi({ example: "0 3 * * *" }),
+    timezone: z.string().openapi({ example: "Asia/Tokyo" }),
+    enabled: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    nextOccurrenceAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Next cron occurrence (before jitter); null when unscheduled" }),
+  })
+  .openapi("Job");
+
+/** A run from `tm_runs` (same shape as `tidemark runs show --json`). */
+export const RunSchema = z
+  .object({
+    runId: z.string().openapi({ example: "nightly-books_20260115T030000Z_0a1b2c" }),
+    jobName: z.string(),
+    jobType: z.string(),
+    status: z.enum(RUN_STATUSES),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+    summary: z.record(z.string(), z.unknown()).nullable(),
+    error: z.string().nullable(),
+    dryRun: z.boolean(),
+    leaseKey: z.string(),
+    host: z.string(),
+    pid: z.number().int(),
+  })
+  .openapi("Run");
+
+/** A run requested over the API that no worker has started yet. */
+export const RequestedRunSchema = z
+  .object({
+    runId: z.string(),
+    jobName: z.string(),
+    status: z.enum(["queued", "dead"]).openapi({
+      description: "queued: waiting for a worker; dead: the queue gave up (see error)",
+    }),
+    messageId: z.string(),
+    requestedAt: z.string(),
+    dryRun: z.boolean(),
+    limit: z.number().int().nullable(),
+    attempts: z.number().int(),
+    error: z.string().nullable(),
+  })
+  .openapi("RequestedRun");
+
+/** A job with its latest run. */
+export const JobDetailSchema = JobSchema.extend({ lastRun: RunSchema.nullable() }).openapi(
+  "JobDetail",
+);
+
+/** Body of POST /api/jobs/{name}/runs; empty = a normal run. */
+export const RunRequestBodySchema = z
+  .object({
+    dryRun: z.boolean().optional().openapi({ description: "Run without side-effect writes" }),
+    limit: z.number().int().positive().optional().openapi({ description: "At most n targets" }),
+  })
+  .strict()
+  .openapi("RunRequest");
+
+/** Answer of POST /api/jobs/{name}/runs. */
+export const QueuedRunSchema = z
+  .object({
+    runId: z
+      .string()
+      .openapi({ description: "The id the run will be recorded under; poll /api/runs/{run_id}" }),
+    messageId: z.string().openapi({ description: "The queue message carrying the request" }),
+    jobName: z.string(),
+    status: z.literal("queued"),
+    dryRun: z.boolean(),
+    limit: z.number().int().nullable(),
+  })
+  .openapi("QueuedRun");
+
+/** Query of GET /api/runs. */
+export const RunListQuerySchema = z
+  .object({
+    job: z.string().min(1).optional().openapi({ description: "Only this job's runs" }),
+    status: z.enum(RUN_STATUSES).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(50),
+  })
+  .strict();
+
+/** GET /healthz. */
+export const HealthSchema = z
+  .object({
+    status: z.enum(["ok", "unavailable"]),
+    db: z.object({ ok: z.boolean() }),
+    queue: z.object({ ok: z.boolean(), engine: z.string().nullable() }),
+  })
+  .openapi("Health");
+
+/** A job as the API answers it. */
+export type JobOut = z.infer<typeof JobSchema>;
+/** A run as the API answers it. */
+export type RunOut = z.infer<typeof RunSchema>;
