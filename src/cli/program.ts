@@ -19,8 +19,10 @@ Exit codes:
   2  usage or configuration error (bad option, bad config, unknown job or type, bad params)
   3  already running (another process holds the job's lease)
 
-Environment: TIDEMARK_DATABASE_URL, TIDEMARK_DATA_DIR (default ./data), TIDEMARK_ENV,
-TIDEMARK_LOG_LEVEL, TIDEMARK_BLOBS_DRIVER, TIDEMARK_S3_* override tidemark.yaml.`;
+Environment (overrides tidemark.yaml): TIDEMARK_DATABASE_URL, TIDEMARK_DATA_DIR (default
+./data), TIDEMARK_ENV, TIDEMARK_LOG_LEVEL, TIDEMARK_BLOBS_DRIVER, TIDEMARK_S3_*, TIDEMARK_QUEUE,
+TIDEMARK_PG_BOSS_*, TIDEMARK_PORT, TIDEMARK_HOST, TIDEMARK_API_TOKENS, TIDEMARK_NOTIFY_WEBHOOK_*,
+TIDEMARK_LEASE_TTL_SECONDS; pipelines read their own (see docs/pipelines/).`;
 
 /** Builds the commander program with the engine's commands and every pipeline's. */
 export function buildProgram(

@@ -62,6 +62,7 @@ export class CliSession {
         config: await this.config(),
         registry: this.registry,
         logger: await this.logger(),
+        environ: this.io.env,
       });
     })();
     return this.#runtime;

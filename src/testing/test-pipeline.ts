@@ -35,7 +35,7 @@ export const echoJobType = defineJobType({
   async run(ctx, params) {
     if (params.sleep_ms > 0) await sleep(params.sleep_ms, ctx.signal);
     if (params.fail) throw new Error(`echo failed: ${params.message}`);
-    if (params.skip) return { status: "skipped", summary: { reason: "asked to skip" } };
+    if (params.skip) return { status: "skipped", summary: {}, message: "asked to skip" };
     if (!ctx.dryRun) {
       await typed<TestPipelineTables>(ctx.db)
         .insertInto("lab.note")
@@ -55,6 +55,7 @@ export const echoJobType = defineJobType({
         env: ctx.env,
         dry_run: ctx.dryRun,
         limit: ctx.limit ?? null,
+        greeting: ctx.environ.TM_TEST_GREETING ?? null,
       },
     };
   },

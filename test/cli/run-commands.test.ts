@@ -27,6 +27,16 @@ describeEachDialect("tidemark run / run-due / runs", (h) => {
     expect(r.stdout).toContain('"message": "hi"');
   });
 
+  it("the job sees the environment of the CLI that ran it", async () => {
+    const o = { ...(await cliEnv(h)), registry };
+    await runCli(["job", "add", "env", "--type", "test.echo", "--params", '{"message":"m"}'], o);
+    const r = await runCli(["run", "env", "--json"], {
+      ...o,
+      env: { ...o.env, TM_TEST_GREETING: "konnichiwa" },
+    });
+    expect(JSON.parse(r.stdout).summary.greeting).toBe("konnichiwa");
+  });
+
   it("a failing job exits 1 and is recorded as failed", async () => {
     const o = { ...(await cliEnv(h)), registry };
     await runCli(

@@ -34,7 +34,12 @@ export function registerDemoCommand(program: Command, session: CliSession): void
       // The demo never touches the user's database: it gets its own config on defaults.
       const config = loadConfig({ cwd: dataDir, env: { TIDEMARK_DATA_DIR: dataDir } });
       const logger = createLogger({ level: "warn", destination: session.io.logDestination });
-      const runtime = await openRuntime({ config, registry: session.registry, logger });
+      const runtime = await openRuntime({
+        config,
+        registry: session.registry,
+        logger,
+        environ: session.io.env,
+      });
       session.print(`Demo data directory: ${dataDir}`);
       try {
         for (const p of withDemo) {

@@ -29,6 +29,11 @@ export interface JobContext {
   readonly signal: AbortSignal;
   /** Leases for keys below the job (e.g. one per supplier). */
   readonly leases: LeaseStore;
+  /**
+   * Environment variables of the process that asked for the run (the CLI's, or the worker's):
+   * read secrets and URLs here, never from process.env, so in-process callers can set them.
+   */
+  readonly environ: NodeJS.ProcessEnv;
   /** The resolved configuration (data dir, per-pipeline settings, …). */
   readonly config: Config;
   /** A progress bar on a TTY, silent otherwise. */

@@ -63,6 +63,10 @@ describeEachDialect("job runner", (h) => {
       params: { message: "x", skip: true },
     });
     expect(report.status).toBe("skipped");
+    expect(report.summary).toEqual({ skip_reason: "asked to skip" });
+    expect((await new RunRepo(rt.db).get(report.runId))?.summary).toEqual({
+      skip_reason: "asked to skip",
+    });
   });
 
   it("dry-run reaches the job, which then writes nothing", async () => {

@@ -41,6 +41,7 @@ export interface RunReport {
   finishedAt: string;
   summary: Record<string, unknown>;
   error: string | null;
+  dryRun: boolean;
 }
 
 /** The requested run id when it is valid and unused, else a new one. */
@@ -137,6 +138,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       signal: abort.signal,
       leases: runtime.leases,
       config: runtime.config,
+      environ: runtime.environ,
       progress: (label, total) =>
         request.progress ? createProgress(label, total) : silentProgress(),
     };
@@ -152,32 +154,28 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   }
 
   const status: RunStatus = error !== null ? "failed" : (result?.status ?? "succeeded");
-  const finishedAt = isoTimestamp(runtime.clock.now());
   const summary = result?.summary ?? {};
+  // A skip's reason is the one thing a user looking at the run wants to know.
+  if (status === "skipped" && result?.message && summary.skip_reason === undefined) {
+    summary.skip_reason = result.message;
+  }
+  const report: RunReport = {
+    runId,
+    jobName: request.jobName,
+    jobType: jobType.name,
+    status,
+    startedAt: isoTimestamp(startedAt),
+    finishedAt: isoTimestamp(runtime.clock.now()),
+    summary,
+    error,
+    dryRun,
+  };
   try {
-    await runs.finish(runId, { status, finishedAt, summary, error });
+    await runs.finish(runId, { status, finishedAt: report.finishedAt, summary, error });
   } finally {
     await runtime.leases.release(leaseKey, runId);
   }
   logger.info({ status, summary }, "run finished");
-  runtime.events?.emitRunEnded({
-    runId,
-    jobName: request.jobName,
-    jobType: jobType.name,
-    status,
-    startedAt: isoTimestamp(startedAt),
-    finishedAt,
-    error,
-    dryRun,
-  });
-  return {
-    runId,
-    jobName: request.jobName,
-    jobType: jobType.name,
-    status,
-    startedAt: isoTimestamp(startedAt),
-    finishedAt,
-    summary,
-    error,
-  };
+  runtime.events?.emitRunEnded(report);
+  return report;
 }

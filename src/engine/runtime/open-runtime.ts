@@ -17,6 +17,8 @@ export interface OpenRuntimeOptions {
   clock?: Clock;
   /** Apply pending migrations first (default true): commands that need the schema migrate it. */
   migrate?: boolean;
+  /** Environment variables handed to jobs as `ctx.environ` (default: process.env). */
+  environ?: NodeJS.ProcessEnv;
 }
 
 /** Opens the database (migrating it) and the blob store. */
@@ -41,6 +43,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       registry,
       clock,
       leases: new LeaseStore(db, clock),
+      environ: options.environ ?? process.env,
       events,
       close: async () => {
         await notifier?.drain(NOTIFY_DRAIN_MS);

@@ -15,6 +15,8 @@ export interface Runtime {
   readonly registry: Registry;
   readonly clock: Clock;
   readonly leases: LeaseStore;
+  /** Environment variables jobs see as `ctx.environ` (default: process.env). */
+  readonly environ: NodeJS.ProcessEnv;
   /** Ended runs are reported here (metrics, failure webhook); optional for hand-built runtimes. */
   readonly events?: RunEvents;
   close(): Promise<void>;

@@ -63,6 +63,14 @@ scheduler:
   # Jobs are re-read this often, so added and changed jobs are picked up.
   reload_seconds: 30
 
+# Queue of run requests and pipeline work: embedded (tables in the database above) or pg-boss
+# (Postgres, for many workers on many machines) (TIDEMARK_QUEUE). See docs/queue.md.
+queue: embedded
+# pg_boss:
+#   url: postgres://…     # default: database.url, which must then be Postgres (TIDEMARK_PG_BOSS_URL)
+#   schema: pgboss        # TIDEMARK_PG_BOSS_SCHEMA
+#   maintenance_interval_seconds: 30
+
 # Per-pipeline settings (base URLs, directories); see docs/ for each pipeline.
 pipelines: {}
 `;

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { describeEachDialect } from "../../testing/dialects.ts";
 import { engineMigrations } from "../../engine/migrations/index.ts";
+import { describeEachDialect } from "../../testing/dialects.ts";
 import { testRegistry } from "../../testing/test-pipeline.ts";
 import { migrateToLatest, migrationStatus } from "./migrator.ts";
 

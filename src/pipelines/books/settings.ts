@@ -94,7 +94,7 @@ function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
  */
 export function resolveBooksSettings(
   config: Pick<Config, "file" | "pipelines">,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): BooksSettings {
   const raw = config.pipelines.books ?? {};
   const wrapped = { pipelines: { books: raw } };

@@ -38,17 +38,20 @@ export async function collectFromFake(
   },
 ) {
   const { logger, lines } = captureLogger();
-  const settings = resolveBooksSettings({
-    file: undefined,
-    pipelines: {
-      books: {
-        base_url: server.url,
-        requests_per_second: 1000,
-        retry_max_attempts: input.retryMaxAttempts ?? 1,
-        use_env: false,
+  const settings = resolveBooksSettings(
+    {
+      file: undefined,
+      pipelines: {
+        books: {
+          base_url: server.url,
+          requests_per_second: 1000,
+          retry_max_attempts: input.retryMaxAttempts ?? 1,
+          use_env: false,
+        },
       },
     },
-  });
+    {},
+  );
   const quota = input.quota ?? new StubQuota();
   const hash = computeQuerySetHash(input.queries);
   const result = await collect(

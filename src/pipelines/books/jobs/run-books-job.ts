@@ -29,7 +29,7 @@ export function resolveApiKey(
   params: BooksRunParams,
   settings: BooksSettings,
   logger: Logger,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): string | undefined {
   const name = params.api_key_env;
   if (name === undefined) return undefined;
@@ -121,8 +121,8 @@ async function collectAndUpsert(
 
 /** `books.run`: Collect → Upsert → Select → Mail (seed 001 on the engine). */
 export async function runBooksJob(ctx: JobContext, params: BooksRunParams): Promise<JobResult> {
-  const settings = resolveBooksSettings(ctx.config);
-  const apiKey = resolveApiKey(params, settings, ctx.logger);
+  const settings = resolveBooksSettings(ctx.config, ctx.environ);
+  const apiKey = resolveApiKey(params, settings, ctx.logger, ctx.environ);
   const smtp = settings.smtp;
   if (!ctx.dryRun && smtp === undefined) {
     throw new ConfigError(
