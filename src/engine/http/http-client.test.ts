@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { silentLogger } from "../../infra/logging/logger.ts";
 import { type FakeServer, startFakeServer } from "../../testing/fake-server.ts";
-import { HttpClient, type HttpClientOptions, type HttpRequestEvent } from "./http-client.ts";
+import { HttpClient } from "./http-client.ts";
+import type { HttpClientOptions, HttpRequestEvent } from "./http-client-types.ts";
 import {
   BadPayloadError,
   ClientHttpError,

@@ -2,7 +2,15 @@ import type { z } from "zod";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactText } from "../../infra/logging/redact.ts";
 import { attemptSignal } from "./attempt-signal.ts";
-import { HostLimiterPool, type RateLimitOptions } from "./host-limiter.ts";
+import { HostLimiterPool } from "./host-limiter.ts";
+import type {
+  GetJsonOptions,
+  HttpClientOptions,
+  HttpRequestEvent,
+  HttpResponse,
+  QueryParams,
+  RequestOptions,
+} from "./http-client-types.ts";
 import {
   BadPayloadError,
   ClientHttpError,
@@ -17,87 +25,7 @@ import {
   redactFreeText,
 } from "./http-errors.ts";
 import { parseJsonBody } from "./parse-json-body.ts";
-import { RetryPolicy, type RetryPolicyOptions } from "./retry-policy.ts";
-
-/** One query-parameter value; arrays repeat the parameter, null/undefined omit it. */
-export type QueryValue =
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | readonly (string | number | boolean)[];
-
-/** Query parameters, appended with URLSearchParams. */
-export type QueryParams = Readonly<Record<string, QueryValue>>;
-
-/** Reported once per attempt to the `onRequest` hook (metrics). */
-export interface HttpRequestEvent {
-  host: string;
-  method: string;
-  /** Undefined when no response arrived (network error, timeout). */
-  status: number | undefined;
-  /** 1-based attempt number. */
-  attempt: number;
-  durationMs: number;
-  /** `ok`: returned; `retry`: another attempt follows; `error`: the request failed. */
-  outcome: "ok" | "retry" | "error";
-}
-
-/** Construction options of HttpClient. */
-export interface HttpClientOptions {
-  /** Prefix of relative targets: `baseUrl` + `/volumes` keeps the base path. */
-  baseUrl?: string;
-  /** Per-attempt timeout covering headers and body (default 30 s). */
-  timeoutMs?: number;
-  retry?: RetryPolicyOptions | RetryPolicy;
-  /** Per-host limits shared by every request of this client. */
-  rateLimit?: RateLimitOptions;
-  /** Sent with every request (e.g. an `Authorization` header; never logged). */
-  headers?: Readonly<Record<string, string>>;
-  logger: Logger;
-  userAgent: string;
-  /** Tells a quota-exhausted 429/403 from a retryable one (default: Google-style reasons). */
-  isQuotaError?: QuotaErrorDetector;
-  /** Injectable fetch (default: the global one). */
-  fetch?: typeof fetch;
-  /** Called after every attempt; exceptions thrown by it are logged and ignored. */
-  onRequest?: (event: HttpRequestEvent) => void;
-}
-
-/** Options of one request. */
-export interface RequestOptions {
-  /** Default GET. */
-  method?: string;
-  query?: QueryParams;
-  /** Merged over the client's headers. */
-  headers?: Readonly<Record<string, string>>;
-  /** Must be re-sendable (string, bytes, URLSearchParams, FormData): retries send it again. */
-  body?: RequestInit["body"];
-  signal?: AbortSignal;
-  /** Statuses returned instead of thrown (default 2xx), e.g. to handle 304 yourself. */
-  acceptStatus?: (status: number) => boolean;
-  /**
-   * Whether failures after the request may have reached the server are retried.
-   * Default: true for idempotent methods; POST/PATCH only retry 429, 503 and refused connections.
-   */
-  retryUnsafe?: boolean;
-}
-
-/** Options of getJson: the request options plus the schema validating the body. */
-export interface GetJsonOptions<S extends z.ZodType>
-  extends Omit<RequestOptions, "method" | "body"> {
-  schema: S;
-}
-
-/** A response whose status was accepted, with its body read in full. */
-export interface HttpResponse {
-  status: number;
-  headers: Headers;
-  bodyText: string;
-  /** Attempts it took, including the first. */
-  attempts: number;
-}
+import { RetryPolicy } from "./retry-policy.ts";
 
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
 /** Responses meaning the server did not process the request, so even a POST may be resent. */

@@ -5,16 +5,16 @@ export {
   type HostLimitOptions,
   type RateLimitOptions,
 } from "./host-limiter.ts";
-export {
-  type GetJsonOptions,
-  HttpClient,
-  type HttpClientOptions,
-  type HttpRequestEvent,
-  type HttpResponse,
-  type QueryParams,
-  type QueryValue,
-  type RequestOptions,
-} from "./http-client.ts";
+export { HttpClient } from "./http-client.ts";
+export type {
+  GetJsonOptions,
+  HttpClientOptions,
+  HttpRequestEvent,
+  HttpResponse,
+  QueryParams,
+  QueryValue,
+  RequestOptions,
+} from "./http-client-types.ts";
 export {
   BadPayloadError,
   type BadPayloadKind,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../infra/logging/logger.ts";
-import type { HttpRequestEvent } from "../http/http-client.ts";
+import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
 import { httpMetricsHook, useProcessMetrics } from "./http-metrics-hook.ts";

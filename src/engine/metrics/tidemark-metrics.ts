@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
-import type { HttpRequestEvent } from "../http/http-client.ts";
+import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import type { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
 import { registerRunHistoryGauges } from "./run-history-gauges.ts";
