@@ -6,6 +6,7 @@ import type { RunStatus } from "../engine-tables.ts";
 import { AlreadyRunningError, describeError, UsageError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
 import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
+import type { RunEndedEvent } from "../notify/run-events.ts";
 import type { JobResult } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { newRunId, RUN_ID_PATTERN } from "./run-id.ts";
@@ -31,17 +32,9 @@ export interface RunRequest {
   runId?: string;
 }
 
-/** The outcome of one run, as printed by the CLI. */
-export interface RunReport {
-  runId: string;
-  jobName: string;
-  jobType: string;
-  status: RunStatus;
-  startedAt: string;
-  finishedAt: string;
+/** The outcome of one run, as printed by the CLI: the ended-run event plus the summary. */
+export interface RunReport extends RunEndedEvent {
   summary: Record<string, unknown>;
-  error: string | null;
-  dryRun: boolean;
 }
 
 /** The requested run id when it is valid and unused, else a new one. */
