@@ -1,8 +1,9 @@
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
 import { booksPipeline } from "./books/index.ts";
+import { snapshotsPipeline } from "./snapshots/index.ts";
 
 /**
  * Every pipeline of this build. Adding a pipeline = adding its folder and one line here.
  * Definitions must stay light to import: job types load their implementation on first run.
  */
-export const pipelines: PipelineDefinition[] = [booksPipeline];
+export const pipelines: PipelineDefinition[] = [booksPipeline, snapshotsPipeline];

@@ -1,0 +1,181 @@
+/**
+ * Helpers of bench/snapshots.ts: a production-layout build in a temp folder, running one
+ * ingestion in a child process (wall time, peak RSS), and DuckDB's version of the transform.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The package root. */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** How to start the CLI: compiled (production layout) or from the TypeScript sources. */
+export interface CliEntry {
+  kind: "dist" | "source";
+  /** A module exporting main(argv). */
+  mainUrl: string;
+}
+
+/**
+ * Compiles src/ with the project's tsconfig.build.json into `<dir>/dist`, next to links to
+ * node_modules and docs, i.e. the layout `npm install` produces. Returns the CLI entry.
+ */
+export function buildDist(dir: string): CliEntry {
+  const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const out = spawnSync(
+    process.execPath,
+    [tsc, "-p", path.join(ROOT, "tsconfig.build.json"), "--outDir", path.join(dir, "dist")],
+    {
+      encoding: "utf8",
+    },
+  );
+  const main = path.join(dir, "dist", "cli", "main.js");
+  if (!existsSync(main)) throw new Error(`build failed:\n${out.stdout}${out.stderr}`);
+  copyFileSync(path.join(ROOT, "package.json"), path.join(dir, "package.json"));
+  for (const link of ["node_modules", "docs"]) {
+    if (!existsSync(path.join(dir, link))) symlinkSync(path.join(ROOT, link), path.join(dir, link));
+  }
+  return { kind: "dist", mainUrl: pathToFileURL(main).href };
+}
+
+/** The CLI from sources through tsx (slower start, more memory: only with --from-source). */
+export function sourceEntry(): CliEntry {
+  return { kind: "source", mainUrl: pathToFileURL(path.join(ROOT, "src", "cli", "main.ts")).href };
+}
+
+/** What one CLI invocation cost. */
+export interface ChildRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+  /** Peak resident set size of the whole process (all threads), from getrusage. */
+  peakRssMb: number;
+}
+
+/** Runs `tidemark <argv>` in a fresh process and measures it. */
+export async function runCli(
+  entry: CliEntry,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  workDir: string,
+): Promise<ChildRun> {
+  const wrapper = path.join(workDir, "measure.mjs");
+  const register =
+    entry.kind === "source"
+      ? `(await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})).register();\n`
+      : "";
+  writeFileSync(
+    wrapper,
+    `${register}const { main } = await import(${JSON.stringify(entry.mainUrl)});
+const code = await main(process.argv.slice(2));
+process.stderr.write("\\n@@rss " + process.resourceUsage().maxRSS + "\\n");
+process.exitCode = code;
+`,
+  );
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [wrapper, ...argv], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallMs = performance.now() - started;
+      const rss = /@@rss (\d+)/.exec(stderr);
+      resolve({
+        code: code ?? 1,
+        stdout,
+        stderr,
+        wallMs,
+        peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
+      });
+    });
+  });
+}
+
+/** Writes a supplier config. */
+export function writeConfig(dataDir: string, supplier: string, yaml: string): void {
+  const dir = path.join(dataDir, "etl_ops", "config");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${supplier}.yaml`), yaml);
+}
+
+/** DuckDB's SQL for the core transform (CSV → sorted-key JSON payload → SHA-256 → NDJSON). */
+function duckdbSql(csv: string, out: string): string {
+  const q = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  return `COPY (
+    WITH src AS (SELECT * FROM read_csv(${q(csv)}, header = true, all_varchar = true)),
+    p AS (
+      SELECT category, json_object(
+        'name', name,
+        'price_minor', CAST(CAST(price AS DECIMAL(18, 2)) * 100 AS BIGINT),
+        'qty', CAST(qty AS BIGINT),
+        'sku', sku)::VARCHAR AS payload
+      FROM src)
+    SELECT 'bench_run' AS run_id, 'bench' AS supplier, category AS category_key,
+           sha256(payload) AS row_id, json(payload) AS payload
+    FROM p
+  ) TO ${q(out)} (FORMAT json)`;
+}
+
+/**
+ * DuckDB doing the core transform on the same CSV: read it, build each payload as a JSON
+ * object with sorted keys (price as integer minor units), SHA-256 it, write NDJSON. Measured
+ * like the ingestion: a fresh process, wall time from spawn to exit (`processMs`), and the
+ * query alone inside it (`queryMs`).
+ */
+export async function duckdbTransform(
+  csv: string,
+  out: string,
+  workDir: string,
+): Promise<{ processMs: number; queryMs: number }> {
+  const script = path.join(workDir, "duckdb.mjs");
+  writeFileSync(
+    script,
+    `const { DuckDBInstance } = await import(${JSON.stringify(import.meta.resolve("@duckdb/node-api"))});
+const t = performance.now();
+const instance = await DuckDBInstance.create(":memory:");
+const con = await instance.connect();
+await con.run(${JSON.stringify(duckdbSql(csv, out))});
+con.closeSync();
+instance.closeSync();
+process.stdout.write(String(performance.now() - t));
+`,
+  );
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [script], { encoding: "utf8" });
+  const processMs = performance.now() - started;
+  if (r.status !== 0) throw new Error(`duckdb failed: ${r.stderr}`);
+  return { processMs, queryMs: Number(r.stdout) };
+}
+
+/** The row_id a NDJSON file gives the row whose payload.sku is `sku` (first match). */
+export async function rowIdOf(file: string, sku: string): Promise<string | undefined> {
+  const needle = `"sku":"${sku}"`;
+  const lines = createInterface({ input: createReadStream(file) });
+  for await (const line of lines) {
+    if (line.includes(needle)) {
+      lines.close();
+      return (JSON.parse(line) as { row_id: string }).row_id;
+    }
+  }
+  return undefined;
+}

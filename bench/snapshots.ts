@@ -1,0 +1,247 @@
+// Snapshots pipeline benchmark (issue 4): full ingestion of a 1,000,000-row CSV (~75 MB, Cyrillic
+// names with commas) in a child process — wall time, rows/s, peak RSS — against DuckDB doing the
+// core transform on the same file; a second ingestion (diff against the 1M state); a 14-sheet,
+// 200,000-row XLSX; with --10m, the 10,000,000-row CSV whose peak RSS must stay within 10% of
+// the 1M figure. Runs the compiled build (production layout) unless --from-source.
+//
+//   npm run bench:snapshots [-- --rows N] [--repeat N] [--10m] [--xlsx-rows N] [--from-source] [--keep]
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  prng,
+  stockRow,
+  writeCsvFile,
+  writeXlsxFile,
+} from "../src/pipelines/snapshots/fake/supplier-files.ts";
+import {
+  buildDist,
+  type ChildRun,
+  type CliEntry,
+  duckdbTransform,
+  rowIdOf,
+  runCli,
+  sourceEntry,
+  writeConfig,
+} from "./snapshots-support.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const num = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ROWS = num("--rows", 1_000_000);
+/** Repetitions of the 1M ingestion and of DuckDB; the median is reported (shared machines are noisy). */
+const REPEAT = num("--repeat", 3);
+const XLSX_ROWS = num("--xlsx-rows", 200_000);
+
+const CSV_CONFIG = `min_fact_count: 1
+max_bad_ratio: 0.10
+allow_empty_snapshot: false
+format: csv
+key: sku
+file_stability_window: 0
+categories: { from: column, column: category }
+columns:
+  - { name: sku, type: string, required: true }
+  - { name: qty, type: integer, required: true }
+  - { name: price, type: decimal, minor_units: 2, as: price_minor, required: true }
+  - { name: name, type: string }
+`;
+const XLSX_CONFIG = CSV_CONFIG.replace("format: csv", "format: xlsx").replace(
+  "categories: { from: column, column: category }",
+  "categories: { from: sheet }",
+);
+
+const work = mkdtempSync(path.join(tmpdir(), "tidemark-bench-snapshots-"));
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+interface Ingestion {
+  label: string;
+  rows: number;
+  run: ChildRun;
+  engineMs: number;
+  timing: Record<string, number> | undefined;
+  status: string;
+}
+
+/** Runs `tidemark snapshots run <supplier> --json` in a fresh process on a data dir. */
+async function ingest(
+  entry: CliEntry,
+  label: string,
+  dataDir: string,
+  supplier: string,
+  rows: number,
+): Promise<Ingestion> {
+  const env = {
+    TIDEMARK_DATA_DIR: dataDir,
+    TIDEMARK_DATABASE_URL: `sqlite:${path.join(dataDir, "tidemark.db")}`,
+    TIDEMARK_LOG_LEVEL: "warn",
+  };
+  const run = await runCli(entry, ["snapshots", "run", supplier, "--json"], env, work);
+  if (run.code !== 0) throw new Error(`${label}: exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+  const out = JSON.parse(run.stdout) as {
+    result: { status: string; run_id: string; good_rows: number };
+  };
+  // The ingestion's own phases (without process start-up), from stats.json.
+  const stats = JSON.parse(
+    readFileSync(
+      path.join(dataDir, "etl_data", "raw_v1", "runs", out.result.run_id, "stats.json"),
+      "utf8",
+    ),
+  ) as { timing_ms?: Record<string, number> };
+  const engineMs = Object.values(stats.timing_ms ?? {}).reduce((a, b) => a + b, 0);
+  console.log(
+    `  ${label}: ${out.result.status}, ${out.result.good_rows} facts, wall ${secs(run.wallMs)} (${Math.round(rows / (run.wallMs / 1000)).toLocaleString("en")} rows/s), phases ${JSON.stringify(stats.timing_ms)}, peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+  );
+  return { label, rows, run, engineMs, timing: stats.timing_ms, status: out.result.status };
+}
+
+/** A data dir with the supplier's config and the file hard-linked into its inbox. */
+function dataDirWith(name: string, supplier: string, config: string, file: string): string {
+  const dataDir = path.join(work, name);
+  writeConfig(dataDir, supplier, config);
+  const inbox = path.join(dataDir, "etl_data", "raw_v1", "inbox", supplier);
+  mkdirSync(inbox, { recursive: true });
+  linkSync(file, path.join(inbox, path.basename(file)));
+  return dataDir;
+}
+
+async function main(): Promise<void> {
+  console.log(`Snapshots benchmark in ${work}`);
+  let t = performance.now();
+  const entry = flag("--from-source") ? sourceEntry() : buildDist(path.join(work, "pkg"));
+  console.log(
+    `CLI: ${entry.kind === "dist" ? `compiled build (${secs(performance.now() - t)} to build)` : "TypeScript sources via tsx"}`,
+  );
+
+  t = performance.now();
+  const csv = path.join(work, "snapshot-1m.csv");
+  const bytes = await writeCsvFile(csv, ROWS, 1);
+  console.log(
+    `\nGenerated ${ROWS.toLocaleString("en")}-row CSV: ${mb(bytes)} in ${secs(performance.now() - t)}`,
+  );
+
+  const median = <T>(xs: T[], key: (x: T) => number): T =>
+    [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
+  const firsts: Ingestion[] = [];
+  let dataDir = "";
+  for (let i = 0; i < REPEAT; i++) {
+    dataDir = dataDirWith(`data-csv-${i}`, "bench", CSV_CONFIG, csv);
+    firsts.push(await ingest(entry, `ingestion #${i + 1} (new supplier)`, dataDir, "bench", ROWS));
+  }
+  const first = median(firsts, (r) => r.run.wallMs);
+  const changed = path.join(work, "snapshot-1m-next.csv");
+  await writeCsvFile(changed, ROWS, 2);
+  linkSync(changed, path.join(dataDir, "etl_data", "raw_v1", "inbox", "bench", "next.csv"));
+  const second = await ingest(
+    entry,
+    "ingestion (diff against the 1M state)",
+    dataDir,
+    "bench",
+    ROWS,
+  );
+
+  const duckOut = path.join(work, "duckdb.ndjson");
+  const ducks: Array<{ processMs: number; queryMs: number }> = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const d = await duckdbTransform(csv, duckOut, work);
+    console.log(
+      `  DuckDB core transform #${i + 1}: ${secs(d.processMs)} wall incl. process start, query ${secs(d.queryMs)} (${Math.round(ROWS / (d.processMs / 1000)).toLocaleString("en")} rows/s)`,
+    );
+    ducks.push(d);
+  }
+  const duck = median(ducks, (d) => d.processMs);
+  const duckQuery = median(ducks, (d) => d.queryMs).queryMs;
+  const factsFile = path.join(dataDir, "etl_data", "raw_v1", "runs");
+  const firstRun = readdirSync(factsFile).sort()[0]!;
+  const ours = await rowIdOf(path.join(factsFile, firstRun, "facts.ndjson"), "SKU-00000000");
+  const theirs = await rowIdOf(duckOut, "SKU-00000000");
+  console.log(
+    `  row_id of SKU-00000000: Tidemark ${ours?.slice(0, 16)}…, DuckDB ${theirs?.slice(0, 16)}… (${ours === theirs ? "identical" : "DIFFERENT"})`,
+  );
+
+  let ten: Ingestion | undefined;
+  if (flag("--10m")) {
+    t = performance.now();
+    const big = path.join(work, "snapshot-10m.csv");
+    const bigBytes = await writeCsvFile(big, ROWS * 10, 3);
+    console.log(
+      `\nGenerated ${(ROWS * 10).toLocaleString("en")}-row CSV: ${mb(bigBytes)} in ${secs(performance.now() - t)}`,
+    );
+    ten = await ingest(
+      entry,
+      "ingestion 10x",
+      dataDirWith("data-10m", "bench", CSV_CONFIG, big),
+      "bench",
+      ROWS * 10,
+    );
+    rmSync(big, { force: true });
+  }
+
+  t = performance.now();
+  const xlsx = path.join(work, "snapshot-14-sheets.xlsx");
+  const perSheet = Math.ceil(XLSX_ROWS / 14);
+  const rnd = prng(4);
+  await writeXlsxFile(
+    xlsx,
+    Array.from({ length: 14 }, (_, s) => ({
+      name: `Категория ${s + 1}`,
+      rows: Array.from({ length: Math.min(perSheet, XLSX_ROWS - s * perSheet) }, (_, i) =>
+        stockRow(s * perSheet + i, rnd),
+      ),
+    })),
+  );
+  console.log(
+    `\nGenerated 14-sheet XLSX, ${XLSX_ROWS.toLocaleString("en")} rows: ${mb(statSync(xlsx).size)} in ${secs(performance.now() - t)}`,
+  );
+  const x = await ingest(
+    entry,
+    "XLSX ingestion",
+    dataDirWith("data-xlsx", "book", XLSX_CONFIG, xlsx),
+    "book",
+    XLSX_ROWS,
+  );
+
+  const ratio = first.run.wallMs / duck.processMs;
+  const innerRatio = first.engineMs / duckQuery;
+  console.log("\nSummary");
+  console.log(`  (medians of ${REPEAT} runs)`);
+  console.log(
+    `  1M CSV: ${secs(first.run.wallMs)} wall incl. process start (${secs(first.engineMs)} in the ingestion phases), ${Math.round(ROWS / (first.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${first.run.peakRssMb.toFixed(0)} MB (target <= 300: ${first.run.peakRssMb <= 300 ? "OK" : "OVER"})`,
+  );
+  console.log(
+    `  DuckDB: ${secs(duck.processMs)} wall incl. process start (${secs(duckQuery)} the query); ratio Tidemark/DuckDB ${ratio.toFixed(2)} process to process (target <= 1.5: ${ratio <= 1.5 ? "OK" : "OVER"}), ${innerRatio.toFixed(2)} ingestion phases to query`,
+  );
+  console.log(
+    `  1M CSV, second run with diff: ${secs(second.run.wallMs)}, peak RSS ${second.run.peakRssMb.toFixed(0)} MB`,
+  );
+  if (ten) {
+    const growth = ten.run.peakRssMb / first.run.peakRssMb - 1;
+    console.log(
+      `  10M CSV: ${secs(ten.run.wallMs)}, ${Math.round((ROWS * 10) / (ten.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${ten.run.peakRssMb.toFixed(0)} MB (${(growth * 100).toFixed(1)}% vs 1M; target within 10%: ${Math.abs(growth) <= 0.1 ? "OK" : "OVER"})`,
+    );
+  } else {
+    console.log("  10M CSV: skipped (run with --10m; takes a few minutes and ~2 GB of temp disk)");
+  }
+  console.log(
+    `  XLSX 14 sheets: ${secs(x.run.wallMs)}, ${Math.round(XLSX_ROWS / (x.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${x.run.peakRssMb.toFixed(0)} MB`,
+  );
+}
+
+try {
+  await main();
+} finally {
+  if (!flag("--keep")) rmSync(work, { recursive: true, force: true });
+  else console.log(`kept ${work}`);
+}

@@ -1,0 +1,39 @@
+import { formatTable } from "../../../cli/format-table.ts";
+import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { runGc } from "../gc/run-gc.ts";
+
+/** `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention (§13, §12.2). */
+export async function gcCommand(
+  services: CliServices,
+  opts: { dryRun?: boolean; supplier?: string; json?: boolean },
+): Promise<void> {
+  const runtime = await services.runtime();
+  const report = await runGc(runtime, { dryRun: opts.dryRun ?? false, supplier: opts.supplier });
+  if (opts.json) {
+    services.print(JSON.stringify(report, null, 2));
+    return;
+  }
+  const verb = report.dryRun ? "would delete" : "deleted";
+  if (report.deleted.length === 0)
+    services.print(`Nothing to delete${report.dryRun ? " (dry run)" : ""}.`);
+  else {
+    services.print(`${verb} ${report.deleted.length} item(s):`);
+    services.print(
+      formatTable(
+        ["SUPPLIER", "KIND", "KEY", "WHY"],
+        report.deleted.map((i) => [i.supplier, i.kind, i.key, i.why]),
+      ),
+    );
+  }
+  const kept = report.kept.filter((i) => i.kind === "state");
+  if (kept.length > 0) {
+    services.print("kept:");
+    services.print(
+      formatTable(
+        ["SUPPLIER", "KIND", "KEY", "WHY"],
+        kept.map((i) => [i.supplier, i.kind, i.key, i.why]),
+      ),
+    );
+  }
+  for (const s of report.skipped) services.print(`skipped ${s.supplier}: ${s.why}`);
+}

@@ -1,0 +1,48 @@
+import type { IngestResult } from "../ingest/types.ts";
+
+/** Human-readable lines for one ingestion. */
+export function describeResult(r: IngestResult): string[] {
+  const head = r.status === "FAIL" ? `FAIL ${r.reason_code}` : r.status;
+  const lines = [`${r.supplier}: ${head} (run ${r.run_id})`];
+  if (r.status === "FAIL" || r.status === "NO_INPUT" || r.status === "PLANNED") {
+    if (r.detail) lines.push(`  ${r.detail}`);
+  }
+  if (r.input_filename) {
+    const moved = r.input_moved_to ? ` → ${r.input_moved_to}` : " (left in the inbox)";
+    lines.push(`  input: ${r.input_filename} sha256 ${r.input_sha256?.slice(0, 16)}…${moved}`);
+  }
+  if (r.total_rows > 0 || r.status === "PASS") {
+    lines.push(
+      `  rows: ${r.total_rows} (good ${r.good_rows}, bad ${r.bad_rows}, bad_ratio ${Number(r.bad_ratio.toFixed(6))})`,
+    );
+  }
+  if (r.status === "PASS" && r.diff) {
+    const d = r.diff;
+    lines.push(`  state: published ${r.state_path}`);
+    lines.push(
+      `  vs previous state ${d.previous_run_id ?? "(none)"}: +${d.added} added, -${d.removed} removed (now 0), ~${d.changed} changed, ${d.unchanged} unchanged`,
+    );
+  }
+  const inbox: string[] = [];
+  if (r.inbox.duplicates.length)
+    inbox.push(`${r.inbox.duplicates.length} duplicate(s) → quarantine/${r.supplier}/duplicates/`);
+  if (r.inbox.obsolete.length)
+    inbox.push(`${r.inbox.obsolete.length} obsolete → archive/${r.supplier}/obsolete/`);
+  if (r.inbox.unstable.length) inbox.push(`${r.inbox.unstable.length} still growing (left alone)`);
+  if (r.inbox.in_flight.length)
+    inbox.push(`${r.inbox.in_flight.length} upload(s) in progress (*.tmp)`);
+  if (inbox.length) lines.push(`  inbox: ${inbox.join(", ")}`);
+  const rec = r.recovery;
+  if (rec.interrupted.length || rec.repaired.length || rec.removedOrphans.length) {
+    const parts = [
+      ...(rec.interrupted.length ? [`interrupted run(s) ${rec.interrupted.join(", ")}`] : []),
+      ...(rec.repaired.length ? [`redone: ${rec.repaired.join(", ")}`] : []),
+      ...(rec.removedOrphans.length
+        ? [`removed unpublished state(s) ${rec.removedOrphans.join(", ")}`]
+        : []),
+    ];
+    lines.push(`  recovery: ${parts.join("; ")}`);
+  }
+  if (r.manifest_path) lines.push(`  manifest: ${r.manifest_path}`);
+  return lines;
+}

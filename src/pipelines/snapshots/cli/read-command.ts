@@ -1,0 +1,37 @@
+import { NotFoundError } from "../../../engine/errors.ts";
+import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { resolveSettings } from "../config/settings.ts";
+import { checkSupplierName } from "../layout/supplier-name.ts";
+import { STATE_FILES } from "../layout/tree.ts";
+import { openStorage } from "../storage/open-storage.ts";
+
+/**
+ * `tidemark snapshots read <supplier>`: the sanctioned way to read state (§17 forbids reading
+ * state_store directly). Resolves state/current once, then streams that state's facts, so a
+ * switch during the read never mixes two snapshots.
+ */
+export async function readCommand(services: CliServices, supplierName: string): Promise<void> {
+  const supplier = checkSupplierName(supplierName);
+  const runtime = await services.runtime();
+  const storage = openStorage(resolveSettings(runtime.config), runtime.blobs);
+  const pointer = await storage.readCurrent(supplier);
+  if (!pointer) throw new NotFoundError(`supplier ${supplier} has no published state`);
+  const stream = await storage.openRead(`${pointer.state_path}/${STATE_FILES.facts}`);
+  const stdout = process.stdout;
+  let rest = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) {
+    const text = rest + (chunk as string);
+    const nl = text.lastIndexOf("\n");
+    if (nl < 0) {
+      rest = text;
+      continue;
+    }
+    // print() adds the final newline itself.
+    services.print(text.slice(0, nl));
+    rest = text.slice(nl + 1);
+    // Respect a slow reader (e.g. a pipe into another program) instead of buffering the file.
+    if (stdout.writableNeedDrain) await new Promise((r) => stdout.once("drain", r));
+  }
+  if (rest) services.print(rest);
+}

@@ -1,0 +1,136 @@
+import { readdirSync } from "node:fs";
+import {
+  AlreadyRunningError,
+  ExitCode,
+  TidemarkError,
+  UsageError,
+} from "../../../engine/errors.ts";
+import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { executeRun } from "../../../engine/runs/job-runner.ts";
+import { resolveSettings } from "../config/settings.ts";
+import { supplierLeaseKey } from "../index.ts";
+import type { IngestResult } from "../ingest/types.ts";
+import { checkSupplierName, isSupplierName } from "../layout/supplier-name.ts";
+import { openStorage } from "../storage/open-storage.ts";
+import { describeResult } from "./print-result.ts";
+
+/** One supplier's outcome in `snapshots run`. */
+type Outcome =
+  | { supplier: string; kind: "result"; result: IngestResult }
+  | { supplier: string; kind: "locked"; holder: string | null }
+  | { supplier: string; kind: "error"; error: string; engine_run_id: string | null };
+
+function exitCodeOf(o: Outcome): number {
+  if (o.kind === "locked") return ExitCode.alreadyRunning;
+  if (o.kind === "error") return ExitCode.jobFailed;
+  if (o.result.status !== "FAIL") return ExitCode.ok;
+  return o.result.reason_code?.startsWith("CONFIG_") ? ExitCode.usage : ExitCode.jobFailed;
+}
+
+/** Aborts on SIGINT/SIGTERM so a run stops cleanly (nothing is published). */
+function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${sig}`));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+/** Suppliers `run --all` processes: those with a config file or an inbox folder. */
+async function allSuppliers(configDir: string, inboxes: string[]): Promise<string[]> {
+  let configs: string[] = [];
+  try {
+    configs = readdirSync(configDir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .map((f) => f.replace(/\.ya?ml$/, ""));
+  } catch {
+    configs = [];
+  }
+  return [...new Set([...configs, ...inboxes])].filter(isSupplierName).sort();
+}
+
+/**
+ * `tidemark snapshots run <supplier> | --all`: each supplier is an engine run of
+ * `snapshots.ingest` (recorded in tm_runs, holding the lease `snapshots:<supplier>`).
+ * Exit 0 PASS or nothing to do, 1 FAIL, 2 usage/config (incl. a FAIL for a missing or invalid
+ * supplier config), 3 another run holds the supplier's lock.
+ */
+export async function runCommand(
+  services: CliServices,
+  supplier: string | undefined,
+  opts: { all?: boolean; dryRun?: boolean; json?: boolean },
+): Promise<void> {
+  if (!supplier === !opts.all) throw new UsageError("give either a supplier name or --all");
+  if (supplier) checkSupplierName(supplier);
+  const runtime = await services.runtime();
+  const settings = resolveSettings(runtime.config);
+  const suppliers = supplier
+    ? [supplier]
+    : await allSuppliers(
+        settings.configDir,
+        await openStorage(settings, runtime.blobs).listDirs("inbox"),
+      );
+  const outcomes: Outcome[] = [];
+  const interrupt = interruptSignal();
+  try {
+    for (const s of suppliers) {
+      try {
+        const report = await executeRun(runtime, {
+          jobName: `snapshots.${s}`,
+          jobType: "snapshots.ingest",
+          params: { supplier: s },
+          dryRun: opts.dryRun,
+          signal: interrupt.signal,
+        });
+        const result = report.summary as unknown as IngestResult;
+        if (typeof result.status === "string" && result.run_id) {
+          outcomes.push({ supplier: s, kind: "result", result });
+        } else {
+          outcomes.push({
+            supplier: s,
+            kind: "error",
+            error: report.error ?? "unknown error",
+            engine_run_id: report.runId,
+          });
+        }
+      } catch (err) {
+        if (!(err instanceof AlreadyRunningError)) throw err;
+        outcomes.push({ supplier: s, kind: "locked", holder: err.holder ?? null });
+      }
+      if (interrupt.signal.aborted) break;
+    }
+  } finally {
+    interrupt.dispose();
+  }
+  if (opts.json) services.print(JSON.stringify(supplier ? outcomes[0] : outcomes, null, 2));
+  else {
+    if (outcomes.length === 0)
+      services.print("No supplier configured (no config file, no inbox folder).");
+    for (const o of outcomes) {
+      if (o.kind === "result") for (const line of describeResult(o.result)) services.print(line);
+      else if (o.kind === "locked") {
+        services.print(
+          `${o.supplier}: locked (${supplierLeaseKey(o.supplier)} held by ${o.holder ?? "another run"})`,
+        );
+      } else services.print(`${o.supplier}: error: ${o.error} (engine run ${o.engine_run_id})`);
+    }
+  }
+  const codes = outcomes.map(exitCodeOf);
+  const code = codes.includes(1) ? 1 : codes.includes(2) ? 2 : codes.includes(3) ? 3 : 0;
+  if (code !== 0) {
+    const bad = outcomes.filter((o) => exitCodeOf(o) !== 0).map((o) => o.supplier);
+    const what =
+      code === 3
+        ? "locked by another run"
+        : code === 2
+          ? "supplier config problem"
+          : "FAIL or error";
+    throw new TidemarkError(`${bad.join(", ")}: ${what}`, code);
+  }
+}

@@ -1,0 +1,58 @@
+import { formatTable } from "../../../cli/format-table.ts";
+import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { checkSupplierName } from "../layout/supplier-name.ts";
+import { snapshotsStatus } from "../monitoring/status.ts";
+
+function age(seconds: number): string {
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
+  if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)}h`;
+  return `${(seconds / 86_400).toFixed(1)}d`;
+}
+
+/** `tidemark snapshots status [supplier] [--json]`: the §14 monitoring figures. */
+export async function statusCommand(
+  services: CliServices,
+  supplier: string | undefined,
+  opts: { json?: boolean },
+): Promise<void> {
+  if (supplier) checkSupplierName(supplier);
+  const runtime = await services.runtime();
+  const statuses = await snapshotsStatus(runtime, { supplier });
+  if (opts.json) {
+    services.print(JSON.stringify(supplier ? statuses[0] : statuses, null, 2));
+    return;
+  }
+  if (statuses.length === 0) {
+    services.print("No supplier yet (no config file, inbox folder, state or run).");
+    return;
+  }
+  services.print(
+    formatTable(
+      [
+        "SUPPLIER",
+        "STATE",
+        "AGE",
+        "FACTS",
+        "LAST RUN",
+        "FAILS IN A ROW",
+        "SAME SHA IN A ROW",
+        "INBOX",
+        "ALERTS",
+      ],
+      statuses.map((s) => [
+        s.config === "ok" ? s.supplier : `${s.supplier} (config ${s.config})`,
+        s.state?.run_id ?? null,
+        s.state ? age(s.state.age_seconds) : null,
+        s.state?.fact_count ?? null,
+        s.last_run
+          ? `${s.last_run.status}${s.last_run.reason_code ? ` ${s.last_run.reason_code}` : ""}`
+          : null,
+        s.consecutive_fails,
+        s.identical_sha.count,
+        s.inbox_files,
+        s.alerts.length ? s.alerts.join(",") : null,
+      ]),
+    ),
+  );
+}

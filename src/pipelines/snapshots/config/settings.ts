@@ -1,0 +1,81 @@
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { ConfigError } from "../../../engine/errors.ts";
+import { formatZodIssues } from "../../../infra/config/format-zod-issues.ts";
+import type { Config } from "../../../infra/config/load-config.ts";
+
+/** Default root, relative to the data dir (fs) or as a key prefix in the blob store (s3). */
+export const DEFAULT_ROOT = "etl_data/raw_v1";
+/** Default supplier config folder, relative to the data dir. */
+export const DEFAULT_CONFIG_DIR = "etl_ops/config";
+
+const keyPrefix = z
+  .string()
+  .min(1)
+  .refine((v) => !v.startsWith("/") && !v.split("/").some((s) => s === ".." || s === "."), {
+    message: "must be a relative key prefix without '.' or '..' segments",
+  });
+
+const settingsSchema = z
+  .object({
+    /** `fs`: a folder tree, state published by symlink swap; `s3`: the runtime blob store. */
+    storage: z.enum(["fs", "s3"]).default("fs"),
+    /** fs: folder (relative paths are under the data dir); s3: key prefix in the blob store. */
+    root: z.string().min(1).optional(),
+    /** Folder of <supplier>.yaml files (relative paths are under the data dir). */
+    config_dir: z.string().min(1).optional(),
+    /** Local scratch folder for s3 runs (default: the OS temp folder). */
+    work_dir: z.string().min(1).optional(),
+    /** fsync state files before publishing them (survives power loss; default true). */
+    fsync: z.boolean().default(true),
+    /** Worker threads parsing large CSV files (default: CPU count, at most 4; 0 = none). */
+    workers: z.number().int().min(0).max(32).optional(),
+  })
+  .strict();
+
+const wrapper = z.object({ pipelines: z.object({ snapshots: settingsSchema }) });
+
+/** The resolved `pipelines.snapshots` settings of tidemark.yaml. */
+export interface SnapshotSettings {
+  storage: "fs" | "s3";
+  /** Absolute folder (fs) or key prefix without trailing slash (s3). */
+  root: string;
+  configDir: string;
+  workDir: string;
+  fsync: boolean;
+  workers: number;
+}
+
+/** Validates `pipelines.snapshots`; errors name the key, e.g. `pipelines.snapshots.storage`. */
+export function resolveSettings(config: Config): SnapshotSettings {
+  const raw = config.pipelines.snapshots ?? {};
+  const input = { pipelines: { snapshots: raw } };
+  const parsed = wrapper.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(formatZodIssues(config.file ?? "configuration", parsed.error, input));
+  }
+  const s = parsed.data.pipelines.snapshots;
+  const underData = (p: string) => path.resolve(config.dataDir, p);
+  let root: string;
+  if (s.storage === "s3") {
+    const check = keyPrefix.safeParse(s.root ?? DEFAULT_ROOT);
+    if (!check.success) {
+      const where = config.file ?? "configuration";
+      throw new ConfigError(
+        `${where}: pipelines.snapshots.root: ${check.error.issues[0]?.message}`,
+      );
+    }
+    root = check.data.replace(/\/+$/, "");
+  } else {
+    root = underData(s.root ?? DEFAULT_ROOT);
+  }
+  return {
+    storage: s.storage,
+    root,
+    configDir: underData(s.config_dir ?? DEFAULT_CONFIG_DIR),
+    workDir: s.work_dir ? underData(s.work_dir) : path.join(tmpdir(), "tidemark-snapshots"),
+    fsync: s.fsync,
+    workers: s.workers ?? Math.min(4, availableParallelism()),
+  };
+}

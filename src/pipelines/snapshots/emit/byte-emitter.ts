@@ -1,0 +1,247 @@
+/**
+ * The byte-level fast path of the emitter for CSV: a clean row (no bad value, nothing that
+ * needs the general parsers) is turned into its fact line and key-index line without ever
+ * becoming JS strings, which is where the time went (UTF-8 decode, UTF-16 strings, GC,
+ * re-encode). Every other row returns false and the caller hands it to RowEmitter, so the
+ * output is byte-for-byte what RowEmitter writes (checked by tests on random rows).
+ */
+import { hash } from "node:crypto";
+import { fnv1a, KEY_ROW_ID_CHARS } from "../artifacts/key-index.ts";
+import type { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
+import { type ByteRecord, ESCAPED } from "../extract/csv-bytes.ts";
+import type { RowEmitter } from "./row-emitter.ts";
+import type { CompiledSchema, HeaderMap } from "./schema.ts";
+import {
+  codePointAt,
+  fnv1aUtf8,
+  isAsciiSpace,
+  isIsoDate,
+  isUnicodeSpace,
+  put,
+  scaled,
+  writeInt,
+  writeJsonString,
+  writeNull,
+} from "./utf8-bytes.ts";
+import { isProblem, parseString } from "./value-parsers.ts";
+
+const ROW_ID = Buffer.from('"row_id":"');
+const ROW_NUMBER = Buffer.from('","row_number":');
+const PAYLOAD = Buffer.from(',"payload":');
+
+/** Node's fast ASCII writer on Buffer (stable, undocumented in the typings). */
+interface Latin1Writable {
+  latin1Write(text: string, offset: number): number;
+}
+
+/** Per-category bytes: `"category_key":"x",` for the fact line and the key-index prefix. */
+interface CategoryBytes {
+  line: Buffer;
+  json: Buffer;
+  /** FNV state after `category_json \t`. */
+  hash: number;
+}
+
+/** Fast-path emitter for one batch reader; falls back to `rows` for anything unusual. */
+export class ByteRowEmitter {
+  readonly #head: Buffer;
+  readonly #prefixes: Buffer[];
+  readonly #categories = new Map<string, CategoryBytes>();
+  readonly #rawCategories = new Map<
+    number,
+    Array<{ raw: Uint8Array; category: string; bytes: CategoryBytes }>
+  >();
+  readonly #none: CategoryBytes = {
+    line: Buffer.alloc(0),
+    json: Buffer.alloc(0),
+    hash: fnv1a("\t", fnv1a("")),
+  };
+  readonly #margin: number;
+
+  constructor(
+    private readonly schema: CompiledSchema,
+    private readonly header: HeaderMap,
+    o: { runId: string; supplier: string },
+    private readonly rows: RowEmitter,
+    private readonly facts: GrowableBytes,
+    private readonly keys: MemoryKeyIndex,
+  ) {
+    this.#head = Buffer.from(
+      `{"run_id":${JSON.stringify(o.runId)},"supplier":${JSON.stringify(o.supplier)},`,
+    );
+    this.#prefixes = schema.prefixes.map((p) => Buffer.from(p));
+    this.#margin = this.#prefixes.reduce((n, p) => n + p.length + 32, 64);
+  }
+
+  /** Emits a clean record; false when RowEmitter must handle it (bad value, odd text). */
+  tryRow(r: ByteRecord): boolean {
+    if (r.malformed || r.count !== this.header.width) return false;
+    const b = r.buf;
+    let cat = this.#none;
+    let category: string | undefined;
+    if (this.header.category >= 0) {
+      const f = this.header.category;
+      if (r.flags[f]! & ESCAPED) return false;
+      const seen = this.#categoryOf(b, r.starts[f]!, r.ends[f]!);
+      if (!seen) return false;
+      category = seen.category;
+      cat = seen.bytes;
+    }
+    const columns = this.schema.columns;
+    const positions = this.header.positions;
+    let fieldBytes = 0;
+    for (let i = 0; i < r.count; i++) fieldBytes += r.ends[i]! - r.starts[i]!;
+    // The payload is built in place, after the line's prefix whose length is known up front:
+    // head, category, "row_id":"<64 hex>","row_number":<digits>,"payload":
+    const head = this.#head;
+    let digits = 1;
+    for (let x = r.line; x >= 10; x = (x - (x % 10)) / 10) digits++;
+    const pre =
+      head.length +
+      cat.line.length +
+      ROW_ID.length +
+      64 +
+      ROW_NUMBER.length +
+      digits +
+      PAYLOAD.length;
+    const facts = this.facts;
+    // Worst case: every byte escaped as \u00XX (6x), plus prefixes and numbers.
+    facts.ensure(pre + fieldBytes * 6 + this.#margin);
+    const s = facts.buf;
+    const start = facts.used;
+    const payloadStart = start + pre;
+    let p = payloadStart;
+    let keyStart = 0;
+    let keyEnd = 0;
+    for (let i = 0; i < columns.length; i++) {
+      const col = columns[i]!;
+      const prefix = this.#prefixes[i]!;
+      s.set(prefix, p);
+      p += prefix.length;
+      const at = positions[i]!;
+      const valueStart = p;
+      if (at < 0) {
+        if (col.required) return false;
+        p = writeNull(s, p);
+      } else if (col.type === "string") {
+        if (r.flags[at]! & ESCAPED) return false;
+        let a = r.starts[at]!;
+        let e = r.ends[at]!;
+        while (a < e && isAsciiSpace(b[a]!)) a++;
+        while (e > a && isAsciiSpace(b[e - 1]!)) e--;
+        if (a < e && b[a]! >= 0x80 && isUnicodeSpace(codePointAt(b, a))) return false;
+        if (a < e && b[e - 1]! >= 0x80) {
+          let l = e - 1;
+          while (l > a && (b[l]! & 0xc0) === 0x80) l--;
+          if (isUnicodeSpace(codePointAt(b, l))) return false;
+        }
+        if (a === e) {
+          if (col.required) return false;
+          p = writeNull(s, p);
+        } else {
+          p = writeJsonString(b, a, e, s, p);
+        }
+      } else if (col.type === "integer" || col.type === "decimal") {
+        const v = scaled(b, r.starts[at]!, r.ends[at]!, col.minorUnits);
+        if (v === undefined) return false;
+        p = writeInt(s, p, v);
+      } else {
+        // date: empty or a plain ISO date stays on the fast path; other forms go to parseDate.
+        const a = r.starts[at]!;
+        const e = r.ends[at]!;
+        if (a === e) {
+          if (col.required) return false;
+          p = writeNull(s, p);
+        } else if (e - a === 10 && isIsoDate(b, a)) {
+          s[p++] = 0x22;
+          p = put(b, a, e, s, p);
+          s[p++] = 0x22;
+        } else {
+          return false;
+        }
+      }
+      if (i === this.schema.keyIndex) {
+        keyStart = valueStart;
+        keyEnd = p;
+      }
+    }
+    s[p++] = 0x7d;
+    // Hex output: measured ~3x cheaper than a "buffer" digest (no Buffer object per row).
+    const rowId = hash("sha256", s.subarray(payloadStart, p), "hex");
+    let o = start;
+    s.set(head, o);
+    o += head.length;
+    s.set(cat.line, o);
+    o += cat.line.length;
+    s.set(ROW_ID, o);
+    o += ROW_ID.length;
+    const idAt = o;
+    o += (s as unknown as Latin1Writable).latin1Write(rowId, o);
+    s.set(ROW_NUMBER, o);
+    o += ROW_NUMBER.length;
+    o = writeInt(s, o, r.line);
+    s.set(PAYLOAD, o);
+    s[p++] = 0x7d;
+    s[p++] = 0x0a;
+    facts.used = p;
+    const bucket = this.keys.bucket(
+      fnv1aUtf8(s, keyStart, keyEnd, cat.hash) & (this.keys.buckets - 1),
+    );
+    bucket.ensure(KEY_ROW_ID_CHARS + 24 + cat.json.length + (keyEnd - keyStart) + 4);
+    const k = bucket.buf;
+    let q = put(s, idAt, idAt + KEY_ROW_ID_CHARS, k, bucket.used);
+    k[q++] = 0x09;
+    q = writeInt(k, q, r.line);
+    k[q++] = 0x09;
+    k.set(cat.json, q);
+    q += cat.json.length;
+    k[q++] = 0x09;
+    q = put(s, keyStart, keyEnd, k, q);
+    k[q++] = 0x0a;
+    bucket.used = q;
+    this.rows.countGood(category);
+    return true;
+  }
+
+  /**
+   * The category of a raw field, cached by its bytes (a file has few categories): no string
+   * is made per row. Undefined when the field is empty or not valid text.
+   */
+  #categoryOf(
+    b: Buffer,
+    a: number,
+    e: number,
+  ): { category: string; bytes: CategoryBytes } | undefined {
+    const h = fnv1aUtf8(b, a, e, 0x811c9dc5);
+    const list = this.#rawCategories.get(h);
+    if (list) {
+      for (const entry of list) {
+        if (entry.raw.length === e - a && entry.raw.every((x, i) => x === b[a + i])) return entry;
+      }
+    }
+    const c = parseString(b.toString("utf8", a, e), false);
+    if (c === null || isProblem(c)) return undefined;
+    const entry = {
+      raw: Uint8Array.prototype.slice.call(b, a, e),
+      category: c,
+      bytes: this.#category(c),
+    };
+    if (list) list.push(entry);
+    else this.#rawCategories.set(h, [entry]);
+    return entry;
+  }
+
+  #category(c: string): CategoryBytes {
+    let bytes = this.#categories.get(c);
+    if (!bytes) {
+      const json = JSON.stringify(c);
+      bytes = {
+        line: Buffer.from(`"category_key":${json},`),
+        json: Buffer.from(json),
+        hash: fnv1a("\t", fnv1a(json)),
+      };
+      this.#categories.set(JSON.parse(json) as string, bytes);
+    }
+    return bytes;
+  }
+}

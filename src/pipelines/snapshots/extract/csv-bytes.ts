@@ -1,0 +1,135 @@
+/**
+ * CSV records straight from UTF-8 bytes: field byte ranges, no strings. The fast path of the
+ * batch reader; record boundaries and line numbers follow CsvRecordParser exactly (LF or
+ * CRLF ends a record, line = 1 + LFs before it, blank lines skipped). Anything unusual (text
+ * after a closing quote) is only flagged: the caller re-reads that record with CsvRecordParser.
+ */
+import { CsvSyntaxError } from "./csv-records.ts";
+
+const LF = 10;
+const CR = 13;
+
+/** Field flag: the field was quoted. */
+export const QUOTED = 1;
+/** Field flag: the quoted field contains doubled quotes to unescape. */
+export const ESCAPED = 2;
+
+/** One record as byte ranges into the batch (valid until the next record). */
+export interface ByteRecord {
+  buf: Buffer;
+  starts: Int32Array;
+  ends: Int32Array;
+  flags: Uint8Array;
+  count: number;
+  line: number;
+  /** Byte range of the whole record including its line ending. */
+  start: number;
+  end: number;
+  malformed: boolean;
+}
+
+/** Calls onRecord for every non-blank record of a batch of whole records. */
+export function scanRecords(
+  buf: Buffer,
+  delimiter: string,
+  quote: string,
+  firstLine: number,
+  onRecord: (r: ByteRecord) => void,
+): void {
+  const delim = delimiter.charCodeAt(0);
+  const q = quote.charCodeAt(0);
+  const len = buf.length;
+  let cap = 64;
+  const rec: ByteRecord = {
+    buf,
+    starts: new Int32Array(cap),
+    ends: new Int32Array(cap),
+    flags: new Uint8Array(cap),
+    count: 0,
+    line: firstLine,
+    start: 0,
+    end: 0,
+    malformed: false,
+  };
+  let line = firstLine;
+  let pos = 0;
+  while (pos < len) {
+    let i = pos;
+    let n = 0;
+    let lfs = 0;
+    let malformed = false;
+    let end = len;
+    for (;;) {
+      if (n === cap) {
+        cap *= 2;
+        const grow = <T extends Int32Array | Uint8Array>(a: T, make: (c: number) => T) => {
+          const b = make(cap);
+          b.set(a);
+          return b;
+        };
+        rec.starts = grow(rec.starts, (c) => new Int32Array(c));
+        rec.ends = grow(rec.ends, (c) => new Int32Array(c));
+        rec.flags = grow(rec.flags, (c) => new Uint8Array(c));
+      }
+      let j: number;
+      if (i < len && buf[i] === q) {
+        let k = i + 1;
+        let flags = QUOTED;
+        for (;;) {
+          k = buf.indexOf(q, k);
+          if (k < 0) throw new CsvSyntaxError("unterminated quoted field", line);
+          if (buf[k + 1] === q) {
+            flags |= ESCAPED;
+            k += 2;
+            continue;
+          }
+          break;
+        }
+        for (let x = buf.indexOf(LF, i + 1); x >= 0 && x < k; x = buf.indexOf(LF, x + 1)) lfs++;
+        rec.starts[n] = i + 1;
+        rec.ends[n] = k;
+        rec.flags[n] = flags;
+        j = k + 1;
+        if (j < len) {
+          const c = buf[j];
+          if (c !== delim && c !== LF && !(c === CR && buf[j + 1] === LF)) {
+            malformed = true;
+            while (j < len && buf[j] !== delim && buf[j] !== LF) j++;
+            if (j < len && buf[j] === LF && buf[j - 1] === CR) j--;
+          }
+        }
+      } else {
+        j = i;
+        while (j < len) {
+          const c = buf[j];
+          if (c === delim || c === LF) break;
+          j++;
+        }
+        rec.starts[n] = i;
+        rec.flags[n] = 0;
+        if (j < len && buf[j] === LF && j > i && buf[j - 1] === CR) j--;
+        rec.ends[n] = j;
+      }
+      n++;
+      if (j >= len) break;
+      const c = buf[j];
+      if (c === delim) {
+        i = j + 1;
+        continue;
+      }
+      end = c === CR ? j + 2 : j + 1;
+      break;
+    }
+    const recordLine = line;
+    line += lfs + 1;
+    const start = pos;
+    pos = end;
+    if (n === 1 && rec.starts[0] === rec.ends[0] && !malformed) continue;
+    rec.count = n;
+    rec.line = recordLine;
+    rec.start = start;
+    rec.end = end;
+    rec.malformed = malformed;
+    onRecord(rec);
+  }
+}

@@ -1,0 +1,181 @@
+import type { Worker } from "node:worker_threads";
+import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
+import { CsvSyntaxError } from "./csv-records.ts";
+import type { WorkerBatch, WorkerDone, WorkerError, WorkerInit } from "./csv-worker.ts";
+import { startWorker } from "./start-worker.ts";
+import { EncodingError } from "./text-decoder.ts";
+
+/** A worker failed to read a batch. */
+export class WorkerBatchError extends Error {
+  constructor(
+    readonly kind: WorkerError["kind"],
+    message: string,
+  ) {
+    super(message);
+    this.name = "WorkerBatchError";
+  }
+}
+
+/**
+ * The byte-level path allocates little, so a small young generation costs nothing and keeps
+ * each worker's memory (and the process's peak RSS) down.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
+/** Where batches go: worker threads, or the calling thread. */
+export interface BatchRunner {
+  /** Memory for the next batch (recycled when possible). */
+  alloc(n: number): Uint8Array;
+  submit(firstLine: number, bytes: Uint8Array): Promise<void>;
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const BATCH_BUFFER_BYTES = 2 << 20;
+
+/** Processes batches on the calling thread (small files, or workers: 0). */
+export class InlineBatchRunner implements BatchRunner {
+  readonly #processor: CsvBatchProcessor;
+  #buffer = new ArrayBuffer(BATCH_BUFFER_BYTES);
+
+  constructor(
+    setup: BatchSetup,
+    private readonly onResult: (r: BatchOutput) => void,
+  ) {
+    this.#processor = new CsvBatchProcessor(setup);
+  }
+
+  /** One buffer serves every batch: each is processed before the next is cut. */
+  alloc(n: number): Uint8Array {
+    if (this.#buffer.byteLength < n) this.#buffer = new ArrayBuffer(n);
+    return new Uint8Array(this.#buffer, 0, n);
+  }
+
+  async submit(firstLine: number, bytes: Uint8Array): Promise<void> {
+    try {
+      this.onResult(this.#processor.process(bytes, firstLine));
+    } catch (err) {
+      if (err instanceof EncodingError) throw new WorkerBatchError("encoding", err.message);
+      if (err instanceof CsvSyntaxError) throw new WorkerBatchError("syntax", err.message);
+      throw err;
+    }
+  }
+
+  async drain(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * Round-robin pool of CSV workers with at most two batches in flight per worker. Workers write
+ * their output to the files themselves, in batch order (see csv-worker.ts); the pool collects
+ * the counts, which do not depend on order.
+ */
+export class CsvWorkerPool implements BatchRunner {
+  readonly #workers: Worker[] = [];
+  readonly #turn: Int32Array;
+  /** Batch buffers the workers handed back, for reuse. */
+  readonly #free: ArrayBuffer[] = [];
+  #submitted = 0;
+  #done = 0;
+  #failure: Error | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    count: number,
+    init: Omit<WorkerInit, "turn">,
+    private readonly onCounts: (counts: WorkerDone["counts"]) => void,
+  ) {
+    const turn = new SharedArrayBuffer(8);
+    this.#turn = new Int32Array(turn);
+    for (let i = 0; i < count; i++) {
+      const w = startWorker("csv-worker", WORKER_LIMITS);
+      w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m));
+      w.on("error", (err) => this.#fail(err));
+      w.on("exit", (code) => {
+        if (code !== 0) this.#fail(new Error(`CSV worker exited with code ${code}`));
+      });
+      w.postMessage({ ...init, turn });
+      this.#workers.push(w);
+    }
+  }
+
+  /** A recycled batch buffer if one is big enough, else a new one. */
+  alloc(n: number): Uint8Array {
+    const i = this.#free.findIndex((b) => b.byteLength >= n);
+    const buffer =
+      i >= 0 ? this.#free.splice(i, 1)[0]! : new ArrayBuffer(Math.max(n, BATCH_BUFFER_BYTES));
+    return new Uint8Array(buffer, 0, n);
+  }
+
+  /** Sends a batch (its buffer is transferred, and comes back when done). */
+  async submit(firstLine: number, bytes: Uint8Array): Promise<void> {
+    while (this.#submitted - this.#done >= this.#workers.length * 2) await this.#next();
+    this.#check();
+    const seq = this.#submitted++;
+    const buffer = bytes.buffer as ArrayBuffer;
+    const msg: WorkerBatch = {
+      type: "batch",
+      seq,
+      firstLine,
+      buffer,
+      offset: bytes.byteOffset,
+      length: bytes.byteLength,
+    };
+    this.#workers[seq % this.#workers.length]!.postMessage(msg, [buffer]);
+  }
+
+  /** Waits until every submitted batch is written. */
+  async drain(): Promise<void> {
+    while (this.#done < this.#submitted) await this.#next();
+    this.#check();
+  }
+
+  /** Stops the workers (a worker waiting for its turn is released first). */
+  async close(): Promise<void> {
+    this.#failure ??= new Error("pool closed");
+    Atomics.store(this.#turn, 1, 1);
+    Atomics.notify(this.#turn, 0);
+    await Promise.all(this.#workers.map((w) => w.terminate()));
+  }
+
+  #receive(m: WorkerDone | WorkerError): void {
+    if (m.type === "error") {
+      this.#fail(new WorkerBatchError(m.kind, m.message));
+      return;
+    }
+    this.#done++;
+    this.#free.push(m.buffer);
+    try {
+      this.onCounts(m.counts);
+    } catch (err) {
+      this.#fail(err as Error);
+    }
+    this.#wakeUp();
+  }
+
+  #fail(err: Error): void {
+    // The first error wins; "aborted" errors of other workers only follow from it.
+    this.#failure ??= err;
+    Atomics.store(this.#turn, 1, 1);
+    Atomics.notify(this.#turn, 0);
+    this.#wakeUp();
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #next(): Promise<void> {
+    this.#check();
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  #check(): void {
+    if (this.#failure) throw this.#failure;
+  }
+}

@@ -1,0 +1,169 @@
+import iconv from "iconv-lite";
+import type { KeyIndexWriter } from "../artifacts/key-index.ts";
+import type { LineSink } from "../artifacts/line-sink.ts";
+import { GateFailure, type HeaderMap } from "../emit/schema.ts";
+import type { ByteSource } from "./byte-source.ts";
+import type { BatchOutput, BatchSetup } from "./csv-batch.ts";
+import { CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS } from "./csv-records.ts";
+import {
+  type BatchRunner,
+  CsvWorkerPool,
+  InlineBatchRunner,
+  WorkerBatchError,
+} from "./csv-worker-pool.ts";
+import { type CsvOptions, type CsvReadInfo, mapCsvHeader } from "./read-csv.ts";
+import { RecordSplitter } from "./record-splitter.ts";
+import { encodingFromBom, isUtf8 } from "./text-decoder.ts";
+
+/** Extra inputs of the batch reader: the real sinks and the emitter's labels. */
+export interface BatchedCsvOptions extends CsvOptions {
+  /** Worker threads; 0 processes the batches on this thread. */
+  workers: number;
+  runId: string;
+  supplier: string;
+  multiCategory: boolean;
+  checkSurrogates: boolean;
+  buckets: number;
+  facts: LineSink;
+  bad: LineSink;
+  keys: KeyIndexWriter;
+}
+
+function decode(bytes: Uint8Array, encoding: string): string {
+  try {
+    return isUtf8(encoding)
+      ? new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)
+      : iconv.decode(Buffer.from(bytes), encoding, { stripBOM: false });
+  } catch {
+    throw new GateFailure("ENCODING_INVALID", `the file is not valid ${encoding} text`);
+  }
+}
+
+/** End of the first record starting at `from` (just past its LF), or bytes.length. */
+function recordEnd(bytes: Uint8Array, from: number, quote: number): number {
+  let q = 0;
+  for (let i = from; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === quote) q ^= 1;
+    else if (c === 10 && q === 0) return i + 1;
+  }
+  return bytes.length;
+}
+
+function countLf(bytes: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (bytes[i] === 10) n++;
+  return n;
+}
+
+/**
+ * The CSV extractor for ASCII-compatible encodings (same output as readCsv, byte for byte): this
+ * thread hashes, cuts the bytes at record boundaries and parses the header (gate); batches are
+ * emitted by CsvBatchProcessor on worker threads (large files) or inline; results are written
+ * in input order.
+ */
+export async function readCsvBatched(
+  source: ByteSource,
+  o: BatchedCsvOptions,
+): Promise<CsvReadInfo> {
+  const bom = encodingFromBom(source.head);
+  const encoding = bom ?? (isUtf8(o.encoding) ? "utf-8" : o.encoding);
+  const quote = o.quote.charCodeAt(0);
+  // Batches take recycled memory from the runner once it exists (the header batch is fresh).
+  const splitter = new RecordSplitter(o.quote, (n) => pool?.alloc(n) ?? new Uint8Array(n));
+  let header: HeaderMap | undefined;
+  let pool: BatchRunner | undefined;
+
+  const startPool = (h: HeaderMap): BatchRunner => {
+    const setup: BatchSetup = {
+      schema: o.schema,
+      header: h,
+      runId: o.runId,
+      supplier: o.supplier,
+      multiCategory: o.multiCategory,
+      checkSurrogates: o.checkSurrogates,
+      encoding,
+      delimiter: o.delimiter,
+      quote: o.quote,
+      buckets: o.buckets,
+    };
+    o.emitter.begin(h, undefined, true);
+    const merge = (c: BatchOutput["counts"]) => o.emitter.merge(c.totals, c.byCategory, c.byReason);
+    if (o.workers === 0) {
+      return new InlineBatchRunner(setup, (r) => {
+        o.facts.writeBytes(r.facts);
+        o.bad.writeBytes(r.bad);
+        r.keys.forEach((bytes, b) => {
+          if (bytes.length > 0) o.keys.addBytes(b, bytes);
+        });
+        merge(r.counts);
+      });
+    }
+    // Workers append to these files directly: nothing may sit in our buffers.
+    o.facts.flush();
+    o.bad.flush();
+    o.keys.flush();
+    return new CsvWorkerPool(
+      o.workers,
+      { type: "init", ...setup, factsFd: o.facts.fd, badFd: o.bad.fd, keyFds: o.keys.fds },
+      merge,
+    );
+  };
+
+  const handle = async (bytes: Uint8Array, firstLine: number) => {
+    let offset = 0;
+    let line = firstLine;
+    while (!header && offset < bytes.length) {
+      const end = recordEnd(bytes, offset, quote);
+      let fields: string[] | undefined;
+      const parser = new CsvRecordParser(o.delimiter, o.quote, (f) => {
+        fields ??= [...f];
+      });
+      parser.push(decode(bytes.subarray(offset, end), encoding));
+      parser.end();
+      line += countLf(bytes, offset, end);
+      offset = end;
+      if (fields) {
+        header = mapCsvHeader(o, fields);
+        pool = startPool(header);
+      }
+    }
+    if (!pool || offset >= bytes.length) return;
+    await pool.submit(line, offset === 0 ? bytes : bytes.slice(offset));
+  };
+
+  let bytes = 0;
+  let first = true;
+  try {
+    for await (const raw of source.chunks) {
+      o.signal?.throwIfAborted();
+      const chunk = first && bom === "utf-8" ? raw.subarray(3) : raw;
+      first = false;
+      const batch = splitter.push(chunk);
+      if (batch) await handle(batch.bytes, batch.firstLine);
+      if (splitter.pendingBytes > MAX_RECORD_CHARS) {
+        throw new GateFailure(
+          "FILE_UNREADABLE",
+          `no record end within ${MAX_RECORD_CHARS} bytes (unterminated quote?)`,
+        );
+      }
+      bytes += raw.length;
+      o.onChunk?.(bytes);
+    }
+    const last = splitter.end();
+    if (last) await handle(last.bytes, last.firstLine);
+    await pool?.drain();
+  } catch (err) {
+    if (err instanceof WorkerBatchError) {
+      if (err.kind === "encoding")
+        throw new GateFailure("ENCODING_INVALID", `${err.message} (${o.encoding})`);
+      if (err.kind === "syntax") throw new GateFailure("FILE_UNREADABLE", err.message);
+    }
+    if (err instanceof CsvSyntaxError) throw new GateFailure("FILE_UNREADABLE", err.message);
+    throw err;
+  } finally {
+    await pool?.close();
+  }
+  if (!header) throw new GateFailure("HEADER_MISMATCH", "no header row (the file is blank)");
+  return { encoding };
+}

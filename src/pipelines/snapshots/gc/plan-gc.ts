@@ -1,0 +1,136 @@
+/**
+ * Retention (seed §13, §12.2) for one supplier, as a plan of deletions. Deleted: old
+ * quarantine and archive files, old runs (diag/ sooner), replaced states once
+ * state_retention_hours have passed since current switched away from them, states that were
+ * never published, accepted_runs records past their retention. Never deleted: the active state,
+ * its run, its accepted record, a state switched away less than state_retention_hours ago.
+ */
+import type { SupplierConfig } from "../config/supplier-config.ts";
+import { parseSnapshotRunId } from "../ingest/run-id.ts";
+import { destinationDir, STATE_FILES } from "../layout/tree.ts";
+import type { SnapshotStorage, StatePublication } from "../storage/snapshot-storage.ts";
+
+/** One thing gc deletes (or, with a reason, keeps). */
+export interface GcItem {
+  supplier: string;
+  kind: "quarantine" | "archive" | "run" | "diag" | "state" | "accepted";
+  /** File key, or folder key for run/diag/state. */
+  key: string;
+  why: string;
+}
+
+/** Deletions and the notable things kept (states and records gc must not touch). */
+export interface GcPlan {
+  delete: GcItem[];
+  keep: GcItem[];
+}
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/** Builds the plan for one supplier; the caller holds the supplier's lock. */
+export async function planSupplierGc(
+  storage: SnapshotStorage,
+  supplier: string,
+  cfg: Pick<SupplierConfig, "retention" | "state_retention_hours">,
+  now: Date,
+): Promise<GcPlan> {
+  const plan: GcPlan = { delete: [], keep: [] };
+  const t = now.getTime();
+  const r = cfg.retention;
+  const item = (kind: GcItem["kind"], key: string, why: string): GcItem => ({
+    supplier,
+    kind,
+    key,
+    why,
+  });
+
+  const aged = async (dir: string, kind: GcItem["kind"], days: number) => {
+    for await (const e of storage.walkFiles(dir)) {
+      if (t - e.mtimeMs >= days * DAY)
+        plan.delete.push(item(kind, e.key, `older than ${days} days`));
+    }
+  };
+  await aged(destinationDir(supplier, "duplicates"), "quarantine", r.quarantine_days);
+  await aged(destinationDir(supplier, "broken"), "quarantine", r.quarantine_days);
+  await aged(destinationDir(supplier, "obsolete"), "archive", r.archive_days);
+  await aged(destinationDir(supplier, "accepted"), "archive", r.archive_days);
+
+  const current = await storage.readCurrent(supplier);
+  for (const runId of await storage.listDirs("runs")) {
+    const parsed = parseSnapshotRunId(runId);
+    if (parsed?.supplier !== supplier) continue;
+    if (runId === current?.run_id) {
+      plan.keep.push(item("run", `runs/${runId}`, "run of the active state"));
+      continue;
+    }
+    const age = t - parsed.startedAt.getTime();
+    if (age >= r.runs_days * DAY) {
+      plan.delete.push(item("run", `runs/${runId}`, `older than ${r.runs_days} days`));
+    } else if (
+      age >= r.diag_days * DAY &&
+      (await storage.listDirs(`runs/${runId}`)).includes("diag")
+    ) {
+      plan.delete.push(item("diag", `runs/${runId}/diag`, `older than ${r.diag_days} days`));
+    }
+  }
+
+  // accepted_runs: the publication history (accepted_at = when current switched to the run).
+  const accepted: Array<{ key: string; run_id: string; at: number }> = [];
+  for await (const e of storage.walkFiles(`accepted_runs/${supplier}`)) {
+    const text = await storage.readText(e.key);
+    const rec = text ? (JSON.parse(text) as { run_id?: string; accepted_at?: string }) : {};
+    accepted.push({
+      key: e.key,
+      run_id: rec.run_id ?? "",
+      at: Date.parse(rec.accepted_at ?? "") || e.mtimeMs,
+    });
+  }
+  accepted.sort((a, b) => a.at - b.at);
+  for (const a of accepted) {
+    if (a.run_id === current?.run_id)
+      plan.keep.push(item("accepted", a.key, "record of the active state"));
+    else if (t - a.at >= r.accepted_runs_days * DAY) {
+      plan.delete.push(item("accepted", a.key, `older than ${r.accepted_runs_days} days`));
+    }
+  }
+
+  const keepHours = cfg.state_retention_hours;
+  for (const runId of await storage.listDirs(`state_store/${supplier}`)) {
+    const key = `state_store/${supplier}/${runId}`;
+    if (runId === current?.run_id) {
+      plan.keep.push(item("state", key, "active state (state/current)"));
+      continue;
+    }
+    const text = await storage.readText(`${key}/${STATE_FILES.publication}`);
+    if (text === undefined) {
+      plan.delete.push(item("state", key, "incomplete, never published"));
+      continue;
+    }
+    if (!current) {
+      plan.keep.push(item("state", key, "no current state: history unknown, kept"));
+      continue;
+    }
+    const pub = JSON.parse(text) as StatePublication;
+    if (pub.created_at > current.published_at) {
+      plan.delete.push(
+        item("state", key, "created after the active state was published: never published"),
+      );
+      continue;
+    }
+    // Switched away when the next accepted run was published; without a record, the active
+    // state's publication time is a safe upper bound.
+    const mine = accepted.findIndex((a) => a.run_id === runId);
+    const next = mine >= 0 ? accepted[mine + 1] : undefined;
+    const switchedAway = next ? next.at : Date.parse(current.published_at);
+    const hours = (t - switchedAway) / HOUR;
+    if (hours >= keepHours) {
+      plan.delete.push(
+        item("state", key, `replaced ${hours.toFixed(1)} h ago (>= ${keepHours} h)`),
+      );
+    } else {
+      plan.keep.push(item("state", key, `replaced ${hours.toFixed(1)} h ago (< ${keepHours} h)`));
+    }
+  }
+  return plan;
+}

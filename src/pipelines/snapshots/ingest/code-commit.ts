@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+let cached: string | undefined;
+
+/** The package root: the nearest folder above this module with tidemark's package.json. */
+function packageRoot(): string | undefined {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const pkg = path.join(dir, "package.json");
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "tidemark")
+          return dir;
+      } catch {
+        // not ours; keep looking
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
+function fromGit(root: string): string | undefined {
+  const git = path.join(root, ".git");
+  const head = readFileSync(path.join(git, "HEAD"), "utf8").trim();
+  if (/^[0-9a-f]{40}$/.test(head)) return head;
+  const ref = /^ref: (.+)$/.exec(head)?.[1];
+  if (!ref) return undefined;
+  const loose = path.join(git, ref);
+  if (existsSync(loose)) return readFileSync(loose, "utf8").trim();
+  const packed = path.join(git, "packed-refs");
+  if (!existsSync(packed)) return undefined;
+  for (const line of readFileSync(packed, "utf8").split("\n")) {
+    const [sha, name] = line.split(" ");
+    if (name === ref && sha) return sha;
+  }
+  return undefined;
+}
+
+/**
+ * manifest.code_commit (§10): TIDEMARK_CODE_COMMIT when the build sets it, else the commit the
+ * package's git checkout is on (read from .git, no git process), else "unknown".
+ */
+export function codeCommit(): string {
+  if (cached === undefined) {
+    const env = process.env.TIDEMARK_CODE_COMMIT?.trim();
+    let found: string | undefined = env || undefined;
+    if (!found) {
+      try {
+        const root = packageRoot();
+        found = root ? fromGit(root) : undefined;
+      } catch {
+        found = undefined;
+      }
+    }
+    cached = found ?? "unknown";
+  }
+  return cached;
+}

@@ -1,0 +1,190 @@
+/**
+ * Ingestion orchestrator (seed §16): recovery → DQ config → inbox (§4) → gate/emit (§7, §9) →
+ * DQ (§8) → publication (§12). The caller holds the supplier's lock (§5): the engine lease
+ * `snapshots:<supplier>` of the `snapshots.ingest` job type.
+ */
+import { describeError } from "../../../engine/errors.ts";
+import { manifestKey } from "../artifacts/run-documents.ts";
+import { loadSupplierConfig } from "../config/load-supplier-config.ts";
+import { HistoryRepo } from "../db/history-repo.ts";
+import { checkSupplierName } from "../layout/supplier-name.ts";
+import { loadReasonCodes } from "../reason-codes/load-reason-codes.ts";
+import { crashPoint } from "./crash-hook.ts";
+import { failRun } from "./finish-run.ts";
+import { processFile } from "./process-file.ts";
+import { recover } from "./recover.ts";
+import { newSnapshotRunId } from "./run-id.ts";
+import { type Selection, selectInput } from "./select-input.ts";
+import type { IngestDeps, IngestResult, RunScope } from "./types.ts";
+
+async function allocateRunId(deps: IngestDeps, history: HistoryRepo, supplier: string) {
+  const startedAt = deps.clock.now().toISOString();
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const runId = newSnapshotRunId(supplier, deps.jobStartAt);
+    const free = await history.tryStart({
+      run_id: runId,
+      supplier,
+      engine_run_id: deps.engineRunId,
+      started_at: startedAt,
+    });
+    // The primary key makes the id unique even for two runs in the same second (§6).
+    if (free && !(await deps.storage.stat(manifestKey(runId)))) return { runId, startedAt };
+  }
+  throw new Error("could not allocate a unique run id");
+}
+
+function inboxSummary(s: Selection | undefined): IngestResult["inbox"] {
+  return {
+    duplicates: s?.duplicates.map((d) => d.entry.name) ?? [],
+    obsolete: s?.obsolete.map((o) => o.entry.name) ?? [],
+    unstable: s?.unstable ?? [],
+    in_flight: s?.inFlight ?? [],
+  };
+}
+
+function noFileResult(
+  scope: RunScope,
+  status: "NO_INPUT" | "PLANNED",
+  detail: string,
+): IngestResult {
+  return {
+    supplier: scope.supplier,
+    run_id: scope.runId,
+    status,
+    reason_code: null,
+    detail,
+    input_filename: null,
+    input_sha256: null,
+    total_rows: 0,
+    good_rows: 0,
+    bad_rows: 0,
+    bad_ratio: 0,
+    diff: null,
+    state_path: null,
+    manifest_path: null,
+    input_moved_to: null,
+    inbox: scope.inbox,
+    recovery: scope.recovery,
+  };
+}
+
+/** Ingests the newest stable file of one supplier. Never publishes a FAIL (§17). */
+export async function ingestSupplier(
+  deps: IngestDeps,
+  supplierName: string,
+): Promise<IngestResult> {
+  const supplier = checkSupplierName(supplierName);
+  loadReasonCodes();
+  const history = new HistoryRepo(deps.db);
+  const { runId, startedAt } = await allocateRunId(deps, history, supplier);
+  const scope: RunScope = {
+    deps,
+    supplier,
+    runId,
+    startedAt,
+    history,
+    recovery: { interrupted: [], repaired: [], removedOrphans: [] },
+    inbox: inboxSummary(undefined),
+  };
+  try {
+    return await ingest(scope);
+  } catch (err) {
+    await history
+      .finish(runId, {
+        status: "INTERRUPTED",
+        finished_at: deps.clock.now().toISOString(),
+        detail: describeError(err),
+      })
+      .catch(() => {});
+    throw err;
+  } finally {
+    await deps.storage.discardWorkDir(runId).catch(() => {});
+  }
+}
+
+async function ingest(scope: RunScope): Promise<IngestResult> {
+  const { deps, supplier, history } = scope;
+  if (deps.dryRun) return plan(scope);
+  scope.recovery = await recover({
+    storage: deps.storage,
+    history,
+    supplier,
+    runId: scope.runId,
+    now: deps.clock.now(),
+  });
+  if (scope.recovery.repaired.length + scope.recovery.removedOrphans.length > 0) {
+    deps.logger.warn({ supplier, recovery: scope.recovery }, "recovered from an interrupted run");
+  }
+  const loaded = loadSupplierConfig(deps.settings.configDir, supplier);
+  if (!loaded.ok) return failRun(scope, { reason: loaded.reason, detail: loaded.detail });
+  const cfg = loaded.config;
+  scope.cfg = cfg;
+  const selection = await selectInput(
+    deps.storage,
+    supplier,
+    { windowSeconds: cfg.file_stability_window, atomicRename: cfg.atomic_rename },
+    deps.clock.now(),
+    true,
+  );
+  scope.inbox = inboxSummary(selection);
+  const observedAt = deps.clock.now().toISOString();
+  const events = [
+    ...selection.obsolete.map((f) => ({ f, disposition: "obsolete" as const })),
+    ...selection.duplicates.map((f) => ({ f, disposition: "duplicate" as const })),
+    ...(selection.chosen ? [{ f: selection.chosen, disposition: "selected" as const }] : []),
+  ].sort((a, b) => a.f.entry.mtimeMs - b.f.entry.mtimeMs);
+  await history.addInputEvents(
+    events.map(({ f, disposition }) => ({
+      supplier,
+      run_id: scope.runId,
+      observed_at: observedAt,
+      filename: f.entry.name,
+      sha256: f.sha256,
+      disposition,
+    })),
+  );
+  if (!selection.chosen) {
+    await history.finish(scope.runId, {
+      status: "NO_INPUT",
+      finished_at: deps.clock.now().toISOString(),
+    });
+    const waiting = selection.unstable.length + selection.inFlight.length;
+    return noFileResult(
+      scope,
+      "NO_INPUT",
+      waiting > 0 ? `no stable new file (${waiting} still arriving)` : "no new file in the inbox",
+    );
+  }
+  crashPoint("after-select");
+  return processFile(scope, cfg, selection.chosen);
+}
+
+/** Dry run: what the inbox step would do; nothing is moved, parsed, written or repaired. */
+async function plan(scope: RunScope): Promise<IngestResult> {
+  const { deps, supplier } = scope;
+  const loaded = loadSupplierConfig(deps.settings.configDir, supplier);
+  let detail: string;
+  if (!loaded.ok) detail = `would FAIL ${loaded.reason}: ${loaded.detail}`;
+  else {
+    const selection = await selectInput(
+      deps.storage,
+      supplier,
+      {
+        windowSeconds: loaded.config.file_stability_window,
+        atomicRename: loaded.config.atomic_rename,
+      },
+      deps.clock.now(),
+      false,
+    );
+    scope.inbox = inboxSummary(selection);
+    detail = selection.chosen
+      ? `would process ${selection.chosen.entry.name}`
+      : "nothing to process";
+  }
+  await scope.history.finish(scope.runId, {
+    status: "NO_INPUT",
+    finished_at: deps.clock.now().toISOString(),
+    detail: `dry run: ${detail}`,
+  });
+  return noFileResult(scope, "PLANNED", `dry run: ${detail}`);
+}

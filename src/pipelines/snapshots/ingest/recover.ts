@@ -1,0 +1,138 @@
+import {
+  documentText,
+  type Manifest,
+  manifestKey,
+  type Stats,
+} from "../artifacts/run-documents.ts";
+import type { HistoryRepo } from "../db/history-repo.ts";
+import {
+  acceptedKey,
+  destinationDir,
+  inboxDir,
+  RUN_FILES,
+  runDir,
+  STATE_FILES,
+} from "../layout/tree.ts";
+import type {
+  SnapshotStorage,
+  StatePointer,
+  StatePublication,
+} from "../storage/snapshot-storage.ts";
+import { publishedRunOf } from "./accepted.ts";
+import { codeCommit } from "./code-commit.ts";
+import { writeAccepted } from "./publish-state.ts";
+import { parseSnapshotRunId } from "./run-id.ts";
+import { hashStored, moveIfPresent } from "./select-input.ts";
+
+/** What recovery found and fixed. */
+export interface RecoveryReport {
+  /** Runs left RUNNING by a dead process, now INTERRUPTED. */
+  interrupted: string[];
+  /** Steps of a published run that were redone (accepted record, manifest, input archive). */
+  repaired: string[];
+  /** States that were never published (crash before the switch), removed. */
+  removedOrphans: string[];
+}
+
+/**
+ * Runs at the start of every ingestion, under the supplier's lock (§5, §15). Current is the
+ * commit point: whatever follows a switch (accepted record, manifest, archiving the input) is
+ * redone if missing; states never switched to are removed; the previous state stays published.
+ */
+export async function recover(r: {
+  storage: SnapshotStorage;
+  history: HistoryRepo;
+  supplier: string;
+  runId: string;
+  now: Date;
+}): Promise<RecoveryReport> {
+  const { storage, supplier } = r;
+  const report: RecoveryReport = {
+    interrupted: await r.history.markInterrupted(supplier, r.runId, r.now.toISOString()),
+    repaired: [],
+    removedOrphans: [],
+  };
+  const current = await storage.readCurrent(supplier);
+  if (current) await repairPublished(r, current, report);
+  for (const dir of await storage.listDirs(`state_store/${supplier}`)) {
+    if (dir === current?.run_id) continue;
+    const text = await storage.readText(
+      `state_store/${supplier}/${dir}/${STATE_FILES.publication}`,
+    );
+    if (text !== undefined) {
+      const pub = JSON.parse(text) as StatePublication;
+      // Created before current was published: it may have been current once; gc decides.
+      if (current && pub.created_at < current.published_at) continue;
+      if ((await publishedRunOf(storage, supplier, pub.input_sha256)) === pub.run_id) continue;
+    }
+    await storage.removeDir(`state_store/${supplier}/${dir}`);
+    report.removedOrphans.push(dir);
+  }
+  return report;
+}
+
+async function repairPublished(
+  r: { storage: SnapshotStorage; history: HistoryRepo; supplier: string },
+  current: StatePointer,
+  report: RecoveryReport,
+): Promise<void> {
+  const { storage, supplier } = r;
+  const needAccepted = !(await storage.stat(acceptedKey(supplier, current.input_sha256)));
+  const needManifest = !(await storage.stat(manifestKey(current.run_id)));
+  // The manifest is the last step of a publication: with it and the record, nothing is left.
+  if (!needAccepted && !needManifest) {
+    await r.history.markPublished(current, current.published_at, current.fact_count);
+    return;
+  }
+  if (needAccepted) {
+    await writeAccepted(storage, current);
+    report.repaired.push("accepted_runs record");
+  }
+  let movedTo: string | null = null;
+  const inboxKey = `${inboxDir(supplier)}/${current.input_filename}`;
+  if (
+    (await storage.stat(inboxKey)) &&
+    (await hashStored(storage, inboxKey)) === current.input_sha256
+  ) {
+    movedTo = await moveIfPresent(storage, inboxKey, destinationDir(supplier, "accepted"));
+    if (movedTo) report.repaired.push("input archived");
+  }
+  if (needManifest) {
+    const statsText = await storage.readText(`${runDir(current.run_id)}/${RUN_FILES.stats}`);
+    const stats = statsText ? (JSON.parse(statsText) as Stats) : undefined;
+    const row = await r.history.get(current.run_id);
+    const manifest: Manifest = {
+      run_id: current.run_id,
+      supplier,
+      input_filename: current.input_filename,
+      input_sha256: current.input_sha256,
+      started_at:
+        row?.started_at ??
+        parseSnapshotRunId(current.run_id)?.startedAt.toISOString() ??
+        current.created_at,
+      finished_at: current.published_at,
+      good_rows: stats?.good_rows ?? current.fact_count,
+      bad_rows: stats?.bad_rows ?? 0,
+      status: "PASS",
+      code_commit: codeCommit(),
+      fail_reason: null,
+      fail_detail: null,
+      total_rows: stats?.total_rows ?? current.fact_count,
+      bad_ratio: stats?.bad_ratio ?? 0,
+      input_size: null,
+      input_moved_to: movedTo,
+      state_path: current.state_path,
+      previous_state_run_id: stats?.diff?.previous_run_id ?? null,
+      engine_run_id: row?.engine_run_id ?? null,
+      artifacts: {
+        facts: `${runDir(current.run_id)}/${RUN_FILES.facts}`,
+        bad: `${runDir(current.run_id)}/${RUN_FILES.bad}`,
+        stats: statsText ? `${runDir(current.run_id)}/${RUN_FILES.stats}` : null,
+      },
+      recovered: true,
+    };
+    await storage.writeText(manifestKey(current.run_id), documentText(manifest));
+    report.repaired.push("manifest");
+  }
+  await r.history.markPublished(current, current.published_at, current.fact_count);
+}

@@ -1,0 +1,62 @@
+import type { Clock } from "../../../engine/context/clock.ts";
+import type { Database } from "../../../infra/db/open-database.ts";
+import type { Logger } from "../../../infra/logging/logger.ts";
+import type { SnapshotDiff } from "../artifacts/key-diff.ts";
+import type { SnapshotSettings } from "../config/settings.ts";
+import type { SupplierConfig } from "../config/supplier-config.ts";
+import type { HistoryRepo } from "../db/history-repo.ts";
+import type { ReasonCode } from "../reason-codes/reason-code.ts";
+import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
+import type { RecoveryReport } from "./recover.ts";
+
+/** What an ingestion needs from the engine. */
+export interface IngestDeps {
+  storage: SnapshotStorage;
+  settings: SnapshotSettings;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** The engine run (tm_runs) executing this ingestion. */
+  engineRunId: string | null;
+  /** Start of the engine run, whole seconds UTC: the time in the seed run id. */
+  jobStartAt: Date;
+  /** Plan only: report what the inbox step would do, change nothing. */
+  dryRun: boolean;
+}
+
+/** One ingestion in progress. */
+export interface RunScope {
+  deps: IngestDeps;
+  supplier: string;
+  runId: string;
+  /** Precise start time (manifest.started_at). */
+  startedAt: string;
+  history: HistoryRepo;
+  recovery: RecoveryReport;
+  inbox: IngestResult["inbox"];
+  cfg?: SupplierConfig;
+}
+
+/** Outcome of one ingestion, returned to the job and printed by the CLI. */
+export interface IngestResult {
+  supplier: string;
+  /** Seed run id (§6). */
+  run_id: string;
+  /** NO_INPUT: nothing stable and new in the inbox; PLANNED: dry run. */
+  status: "PASS" | "FAIL" | "NO_INPUT" | "PLANNED";
+  reason_code: ReasonCode | null;
+  detail: string | null;
+  input_filename: string | null;
+  input_sha256: string | null;
+  total_rows: number;
+  good_rows: number;
+  bad_rows: number;
+  bad_ratio: number;
+  diff: Omit<SnapshotDiff, "samples"> | null;
+  state_path: string | null;
+  manifest_path: string | null;
+  input_moved_to: string | null;
+  inbox: { duplicates: string[]; obsolete: string[]; unstable: string[]; in_flight: string[] };
+  recovery: RecoveryReport;
+}

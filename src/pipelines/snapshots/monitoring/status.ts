@@ -1,0 +1,160 @@
+/**
+ * Monitoring figures of seed §14, per supplier: age of state/current, FAILs in a row
+ * (repeated FAIL) and the same SHA-256 arriving in a row (drift). Plain data, so the CLI prints
+ * it and the HTTP server can expose it as Prometheus metrics (see metrics.ts).
+ */
+import { existsSync, readdirSync } from "node:fs";
+import type { Clock } from "../../../engine/context/clock.ts";
+import type { BlobStore } from "../../../infra/blobs/blob-store.ts";
+import type { Config } from "../../../infra/config/load-config.ts";
+import type { Database } from "../../../infra/db/open-database.ts";
+import { loadSupplierConfig } from "../config/load-supplier-config.ts";
+import { resolveSettings } from "../config/settings.ts";
+import { HistoryRepo } from "../db/history-repo.ts";
+import { isInFlightName } from "../ingest/select-input.ts";
+import { isSupplierName } from "../layout/supplier-name.ts";
+import { inboxDir } from "../layout/tree.ts";
+import { openStorage } from "../storage/open-storage.ts";
+import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
+
+/** An alert condition of §14. */
+export type SnapshotAlert = "REPEATED_FAIL" | "SHA_DRIFT" | "STATE_STALE";
+
+/** One supplier's monitoring figures. */
+export interface SupplierStatus {
+  supplier: string;
+  config: "ok" | "missing" | "invalid";
+  /** The published state (state/current), or null when nothing was ever published. */
+  state: {
+    run_id: string;
+    published_at: string;
+    age_seconds: number;
+    fact_count: number;
+    input_filename: string;
+    input_sha256: string;
+  } | null;
+  last_run: {
+    run_id: string;
+    status: string;
+    reason_code: string | null;
+    started_at: string;
+    finished_at: string | null;
+  } | null;
+  /** FAIL runs since the last PASS. */
+  consecutive_fails: number;
+  /** Inbox files in a row (newest first) with the same content. */
+  identical_sha: { sha256: string | null; count: number };
+  /** Files waiting in the inbox (uploads in progress excluded). */
+  inbox_files: number;
+  alerts: SnapshotAlert[];
+  thresholds: {
+    consecutive_fails: number;
+    identical_sha_streak: number;
+    max_state_age_hours: number | null;
+  };
+}
+
+/** What snapshotsStatus needs: a Runtime or a JobContext fits. */
+export interface StatusSources {
+  config: Config;
+  db: Database;
+  blobs: BlobStore;
+  clock: Clock;
+}
+
+function configSuppliers(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .map((f) => f.replace(/\.ya?ml$/, ""));
+  } catch {
+    return [];
+  }
+}
+
+/** Every supplier known from configs, inboxes, published states or run history. */
+export async function knownSuppliers(
+  storage: SnapshotStorage,
+  configDir: string,
+  history?: HistoryRepo,
+): Promise<string[]> {
+  const names = new Set<string>([
+    ...configSuppliers(configDir),
+    ...(await storage.listDirs("inbox")),
+    ...(await storage.listCurrent()),
+    ...((await history?.suppliers()) ?? []),
+  ]);
+  return [...names].filter(isSupplierName).sort();
+}
+
+/**
+ * Monitoring figures for every known supplier (or one). This is the function the HTTP server
+ * calls for Prometheus metrics: `snapshotsStatus(runtime)`.
+ */
+export async function snapshotsStatus(
+  sources: StatusSources,
+  options: { supplier?: string } = {},
+): Promise<SupplierStatus[]> {
+  const settings = resolveSettings(sources.config);
+  const storage = openStorage(settings, sources.blobs);
+  const history = new HistoryRepo(sources.db);
+  const suppliers = options.supplier
+    ? [options.supplier]
+    : await knownSuppliers(storage, settings.configDir, history);
+  const now = sources.clock.now().getTime();
+  const out: SupplierStatus[] = [];
+  for (const supplier of suppliers) {
+    const loaded = loadSupplierConfig(settings.configDir, supplier);
+    const alertsCfg = loaded.ok
+      ? loaded.config.alerts
+      : { consecutive_fails: 3, identical_sha_streak: 3, max_state_age_hours: undefined };
+    const pointer = await storage.readCurrent(supplier).catch(() => undefined);
+    const last = (await history.recentRuns(supplier, 1))[0];
+    const fails = await history.consecutiveFails(supplier);
+    const streak = await history.shaStreak(supplier);
+    const inbox = (await storage.listFiles(inboxDir(supplier))).filter(
+      (e) => !isInFlightName(e.name),
+    );
+    const age = pointer
+      ? Math.max(0, Math.round((now - Date.parse(pointer.published_at)) / 1000))
+      : null;
+    const alerts: SnapshotAlert[] = [];
+    if (fails >= alertsCfg.consecutive_fails) alerts.push("REPEATED_FAIL");
+    if (streak.count >= alertsCfg.identical_sha_streak) alerts.push("SHA_DRIFT");
+    const maxAge = alertsCfg.max_state_age_hours;
+    if (maxAge !== undefined && (age === null || age > maxAge * 3600)) alerts.push("STATE_STALE");
+    out.push({
+      supplier,
+      config: loaded.ok ? "ok" : existsSync(loaded.file) ? "invalid" : "missing",
+      state: pointer
+        ? {
+            run_id: pointer.run_id,
+            published_at: pointer.published_at,
+            age_seconds: age ?? 0,
+            fact_count: pointer.fact_count,
+            input_filename: pointer.input_filename,
+            input_sha256: pointer.input_sha256,
+          }
+        : null,
+      last_run: last
+        ? {
+            run_id: last.run_id,
+            status: last.status,
+            reason_code: last.reason_code,
+            started_at: last.started_at,
+            finished_at: last.finished_at,
+          }
+        : null,
+      consecutive_fails: fails,
+      identical_sha: streak,
+      inbox_files: inbox.length,
+      alerts,
+      thresholds: {
+        consecutive_fails: alertsCfg.consecutive_fails,
+        identical_sha_streak: alertsCfg.identical_sha_streak,
+        max_state_age_hours: maxAge ?? null,
+      },
+    });
+  }
+  return out;
+}

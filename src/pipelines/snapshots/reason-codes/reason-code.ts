@@ -1,0 +1,66 @@
+/**
+ * Every reason code the snapshots pipeline can emit (seed 002 §9.3: codes come from
+ * docs/etl/reason_codes.yaml, never free text). The YAML is the catalogue users read; this list
+ * is what the code uses, and loading the YAML fails if any of these is missing from it.
+ */
+export const REASON_CODES = [
+  // config (§8, §17): the supplier's contract
+  "CONFIG_DQ_MISSING",
+  "CONFIG_INVALID",
+  // gate (§7): the file as a whole
+  "FILE_MISSING",
+  "FILE_EMPTY",
+  "FILE_UNREADABLE",
+  "ENCODING_INVALID",
+  "FILE_CHANGED_DURING_READ",
+  "FORMAT_UNRECOGNIZED",
+  "HEADER_MISMATCH",
+  "REQUIRED_COLUMNS_MISSING",
+  "SHEET_MISSING",
+  "SHEET_UNEXPECTED",
+  // DQ (§8): the snapshot as a whole
+  "DQ_EMPTY_SNAPSHOT",
+  "DQ_MIN_FACT_COUNT",
+  "DQ_BAD_RATIO_EXCEEDED",
+  // rows (§9.3): one bad.ndjson line each
+  "REQUIRED_VALUE_MISSING",
+  "INVALID_INTEGER",
+  "INVALID_DECIMAL",
+  "DECIMAL_PRECISION_EXCEEDED",
+  "NUMBER_OUT_OF_RANGE",
+  "INVALID_DATE",
+  "INVALID_TEXT",
+  "CELL_ERROR",
+  "COLUMN_COUNT_MISMATCH",
+  "MALFORMED_ROW",
+  "CATEGORY_MISSING",
+  "DUPLICATE_KEY",
+] as const;
+
+/** One reason code. */
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+/** Where in the ingestion a reason code is raised. */
+export type ReasonStage = "config" | "gate" | "dq" | "row";
+
+/** The stage each code belongs to; the YAML must agree. */
+export function stageOf(code: ReasonCode): ReasonStage {
+  if (code.startsWith("CONFIG_")) return "config";
+  if (code.startsWith("DQ_")) return "dq";
+  return ROW_CODES.has(code) ? "row" : "gate";
+}
+
+const ROW_CODES = new Set<ReasonCode>([
+  "REQUIRED_VALUE_MISSING",
+  "INVALID_INTEGER",
+  "INVALID_DECIMAL",
+  "DECIMAL_PRECISION_EXCEEDED",
+  "NUMBER_OUT_OF_RANGE",
+  "INVALID_DATE",
+  "INVALID_TEXT",
+  "CELL_ERROR",
+  "COLUMN_COUNT_MISMATCH",
+  "MALFORMED_ROW",
+  "CATEGORY_MISSING",
+  "DUPLICATE_KEY",
+]);

@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Registry } from "../../../src/engine/registry/registry.ts";
+import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
+import type { DialectHarness } from "../../../src/testing/dialects.ts";
+import { type CliResult, runCli, spawnCli } from "../../../src/testing/run-cli.ts";
+import { CONFIG } from "./harness.ts";
+
+/** A working directory with tidemark.yaml, a fresh database and a data dir, for CLI tests. */
+export interface CliFixture {
+  cwd: string;
+  dataDir: string;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  /** In-process CLI (fast). */
+  run(argv: string[]): Promise<CliResult>;
+  /** The real binary in a child process (for kills and true parallelism). */
+  spawn(argv: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
+  config(supplier: string, yaml?: string): void;
+  put(supplier: string, name: string, body: string | Buffer, ageSec?: number): void;
+}
+
+/** Creates the fixture; `settings` goes under pipelines.snapshots in tidemark.yaml. */
+export async function cliFixture(
+  h: DialectHarness,
+  settings = "    workers: 0\n    fsync: false\n",
+): Promise<CliFixture> {
+  const cwd = mkdtempSync(path.join(tmpdir(), "tm-snapcli-"));
+  const dataDir = path.join(cwd, "data");
+  const target = await h.freshTarget();
+  const url = target.dialect === "postgres" ? target.url : `sqlite:${target.path}`;
+  writeFileSync(path.join(cwd, "tidemark.yaml"), `pipelines:\n  snapshots:\n${settings}`);
+  const env = {
+    TIDEMARK_DATABASE_URL: url,
+    TIDEMARK_DATA_DIR: dataDir,
+    TIDEMARK_LEASE_TTL_SECONDS: "1",
+  };
+  const root = path.join(dataDir, "etl_data", "raw_v1");
+  const registry = new Registry([snapshotsPipeline]);
+  return {
+    cwd,
+    dataDir,
+    root,
+    env,
+    run: (argv) => runCli(argv, { cwd, env, registry }),
+    spawn: (argv, extra = {}) =>
+      spawnCli(argv, { cwd, env: { ...env, ...extra }, timeoutMs: 120_000 }),
+    config(supplier, yaml = CONFIG) {
+      const dir = path.join(dataDir, "etl_ops", "config");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, `${supplier}.yaml`), yaml);
+    },
+    put(supplier, name, body, ageSec = 60) {
+      const dir = path.join(root, "inbox", supplier);
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, name);
+      writeFileSync(file, body);
+      const t = new Date(Date.now() - ageSec * 1000);
+      utimesSync(file, t, t);
+    },
+  };
+}
