@@ -36,7 +36,9 @@ console.log(`tidemark --help, ${RUNS} runs each`);
 {
   const t0 = process.hrtime.bigint();
   spawnSync(process.execPath, ["-e", "0"]);
-  console.log(`node -e 0 (floor)            ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0)} ms`);
+  console.log(
+    `node -e 0 (floor)            ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0)} ms`,
+  );
 }
 measure("compiled (dist/)", { TIDEMARK_FROM_SOURCE: "" });
 measure("from source (tsx)", { TIDEMARK_FROM_SOURCE: "1" });
