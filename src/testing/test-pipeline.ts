@@ -66,6 +66,22 @@ export const testPipeline = definePipeline({
   name: "lab",
   description: "test pipeline",
   jobTypes: [echoJobType],
+  // A pipeline metric read from its own table on each scrape, like snapshots' §14 figures.
+  async metrics(register, runtime) {
+    const { Gauge } = await import("prom-client");
+    new Gauge({
+      name: "tidemark_lab_notes",
+      help: "Notes written by test.echo runs.",
+      registers: [register],
+      async collect() {
+        const rows = await typed<TestPipelineTables>(runtime.db)
+          .selectFrom("lab.note")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .execute();
+        this.set(Number(rows[0]?.n ?? 0));
+      },
+    });
+  },
   migrations: async () => ({
     "0001-note": {
       async up(db: Kysely<object>) {

@@ -104,6 +104,8 @@ describeEachDialect("tidemark serve + tidemark worker (end to end)", (h) => {
       expect(metrics).toContain('tidemark_job_runs_recorded{job="cron-once",status="succeeded"} 1');
       expect(metrics).toContain('tidemark_job_runs_recorded{job="manual",status="succeeded"} 1');
       expect(metrics).toContain("# TYPE tidemark_queue_messages gauge");
+      // Pipelines' own metrics, registered through their `metrics` hook.
+      expect(metrics).toContain("tidemark_lab_notes 2");
       expect((await fetch(`${url}/metrics`)).status).toBe(401);
 
       // The error answers over real HTTP, as the in-process API tests check them in detail.

@@ -1,10 +1,7 @@
 import { Registry as PromRegistry } from "prom-client";
 import { expect, it } from "vitest";
-import {
-  registerSnapshotsMetrics,
-  renderPrometheus,
-  snapshotMetricFamilies,
-} from "../../src/pipelines/snapshots/monitoring/metrics.ts";
+import { snapshotsPipeline } from "../../src/pipelines/snapshots/index.ts";
+import { snapshotMetricFamilies } from "../../src/pipelines/snapshots/monitoring/metrics.ts";
 import { snapshotsStatus } from "../../src/pipelines/snapshots/monitoring/status.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { CONFIG, csv, snapshotHarness } from "./support/harness.ts";
@@ -65,22 +62,22 @@ describeEachDialect("snapshots monitoring (§14)", (h) => {
     expect(s).toMatchObject({ consecutive_fails: 0, identical_sha: { count: 1 }, alerts: [] });
   });
 
-  it("exposes the figures as Prometheus metrics (text and prom-client)", async () => {
+  it("exposes the figures as Prometheus metrics through the pipeline's metrics hook", async () => {
     const t = await snapshotHarness(h);
     t.config("acme");
     await t.put("acme", "d1.csv", GOOD);
     await t.ingest("acme");
     t.clock.advance(5000);
-    const statuses = await snapshotsStatus(t.rt);
-    const text = renderPrometheus(snapshotMetricFamilies(statuses));
-    expect(text).toContain("# TYPE tidemark_snapshots_state_age_seconds gauge");
-    expect(text).toContain('tidemark_snapshots_state_age_seconds{supplier="acme"} 5');
-    expect(text).toContain('tidemark_snapshots_consecutive_fails{supplier="acme"} 0');
-    expect(text).toContain('tidemark_snapshots_last_run_pass{supplier="acme"} 1');
     const registry = new PromRegistry();
-    await registerSnapshotsMetrics(registry, () => snapshotsStatus(t.rt));
+    // What `serve` and `worker` do for every pipeline when they build /metrics.
+    await snapshotsPipeline.metrics?.(registry, t.rt);
     const scraped = await registry.metrics();
+    expect(scraped).toContain("# TYPE tidemark_snapshots_state_age_seconds gauge");
+    expect(scraped).toContain('tidemark_snapshots_state_age_seconds{supplier="acme"} 5');
+    expect(scraped).toContain('tidemark_snapshots_consecutive_fails{supplier="acme"} 0');
+    expect(scraped).toContain('tidemark_snapshots_last_run_pass{supplier="acme"} 1');
     expect(scraped).toContain('tidemark_snapshots_state_facts{supplier="acme"} 1');
     expect(scraped).toContain('tidemark_snapshots_identical_sha_streak{supplier="acme"} 1');
+    expect(snapshotMetricFamilies([]).map((f) => f.name)).toContain("tidemark_snapshots_alert");
   });
 });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactText } from "../../infra/logging/redact.ts";
+import { httpMetricsHook } from "../metrics/http-metrics-hook.ts";
 import { attemptSignal } from "./attempt-signal.ts";
 import { HostLimiterPool } from "./host-limiter.ts";
 import type {
@@ -315,6 +316,8 @@ export class HttpClient {
   }
 
   #emit(event: HttpRequestEvent): void {
+    // Every client feeds the process's metrics (a no-op outside serve/worker).
+    httpMetricsHook(event);
     if (!this.#onRequest) return;
     try {
       this.#onRequest(event);

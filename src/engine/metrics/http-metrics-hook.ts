@@ -8,10 +8,9 @@ export interface HttpMetricsSink {
 let sink: HttpMetricsSink | undefined;
 
 /**
- * Process-wide `onRequest` hook for source clients:
- * `new HttpClient({ ..., onRequest: httpMetricsHook })`. It records into the metrics of the
+ * Process-wide request hook that every HttpClient calls: it records into the metrics of the
  * running `serve`/`worker` process, and does nothing in processes without metrics (CLI runs).
- * Kept free of prom-client so pipeline clients can import it cheaply.
+ * Kept free of prom-client so the HTTP layer can import it cheaply.
  */
 export function httpMetricsHook(event: HttpRequestEvent): void {
   sink?.recordHttp(event);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { silentLogger } from "../../infra/logging/logger.ts";
+import { startFakeServer } from "../../testing/fake-server.ts";
+import { HttpClient } from "../http/http-client.ts";
 import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
@@ -82,6 +85,29 @@ describe("metrics", () => {
       'tidemark_http_client_requests_total{host="api.example:443",status="200",outcome="ok"} 1',
     );
     expect(text).toContain('tidemark_http_client_retries_total{host="api.example:443"} 2');
+  });
+
+  it("every HttpClient feeds the process metrics without being told to", async () => {
+    const m = new TidemarkMetrics();
+    const server = await startFakeServer(() => Response.json({ ok: true }), {
+      faults: { statusSequence: [500] },
+    });
+    const undo = useProcessMetrics(m);
+    try {
+      const client = new HttpClient({
+        logger: silentLogger(),
+        userAgent: "t",
+        retry: { maxAttempts: 2, baseDelayMs: 1 },
+      });
+      await client.getJson(`${server.url}/x`, { schema: z.object({ ok: z.boolean() }) });
+    } finally {
+      undo();
+      await server.close();
+    }
+    const host = new URL(server.url).host;
+    const text = await m.text();
+    expect(text).toContain(`tidemark_http_client_requests_total{host="${host}",status="500",outcome="retry"} 1`);
+    expect(text).toContain(`tidemark_http_client_requests_total{host="${host}",status="200",outcome="ok"} 1`);
   });
 
   it("reads queue depth and oldest age on scrape, once per scrape", async () => {

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Command } from "commander";
+import type { Registry as PromRegistry } from "prom-client";
 import type { z } from "zod";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 import type { JobContext } from "../context/job-context.ts";
@@ -70,6 +71,8 @@ export interface PipelineDefinition {
    * appear in /openapi.json. Import route code lazily inside handlers to keep this light.
    */
   routes?(app: OpenAPIHono, services: RouteServices): void;
+  /** Registers the pipeline's Prometheus metrics (read on scrape) on the process's registry. */
+  metrics?(register: PromRegistry, runtime: Runtime): Promise<void>;
 }
 
 /** Declares a job type with params inferred from its zod schema. */

@@ -38,6 +38,13 @@ export const snapshotsPipeline = definePipeline({
   migrations: async () => ({
     "0001-snapshots": await import("./db/migrations/0001-snapshots.ts"),
   }),
+  async metrics(register, runtime) {
+    const [{ registerSnapshotsMetrics }, { snapshotsStatus }] = await Promise.all([
+      import("./monitoring/metrics.ts"),
+      import("./monitoring/status.ts"),
+    ]);
+    await registerSnapshotsMetrics(register, () => snapshotsStatus(runtime));
+  },
   cli(program, services) {
     const group = program
       .command("snapshots")

@@ -38,6 +38,9 @@ export async function openProcessServices(
   const unobserve = runtime.events ? metrics.observeRuns(runtime.events) : () => {};
   metrics.watchQueue(queue);
   metrics.watchRunHistory(runtime.db, logger);
+  for (const pipeline of runtime.registry.pipelines) {
+    await pipeline.metrics?.(metrics.registry, runtime);
+  }
   const unhook = useProcessMetrics(metrics);
   const sweepMs = runtime.config.scheduler?.reloadMs ?? DEFAULT_SCHEDULER_SETTINGS.reloadMs;
   const sweep = setInterval(() => {

@@ -1,7 +1,6 @@
 /**
- * Prometheus exposition of the §14 figures. The HTTP server can either render
- * `renderPrometheus(snapshotMetricFamilies(await snapshotsStatus(runtime)))` itself, or call
- * `registerSnapshotsMetrics(promRegistry, () => snapshotsStatus(runtime))` with prom-client.
+ * Prometheus metrics of the §14 figures, registered on the server's registry through the
+ * pipeline's `metrics` hook and read from `snapshotsStatus` on each scrape.
  */
 import type { Registry as PromRegistry } from "prom-client";
 import type { SupplierStatus } from "./status.ts";
@@ -72,24 +71,6 @@ export function snapshotMetricFamilies(statuses: readonly SupplierStatus[]): Met
       ),
     },
   ];
-}
-
-const escapeLabel = (v: string) =>
-  v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
-
-/** Prometheus text exposition format (version 0.0.4). */
-export function renderPrometheus(families: readonly MetricFamily[]): string {
-  let out = "";
-  for (const f of families) {
-    out += `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} ${f.type}\n`;
-    for (const s of f.samples) {
-      const labels = Object.entries(s.labels)
-        .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
-        .join(",");
-      out += `${f.name}{${labels}} ${s.value}\n`;
-    }
-  }
-  return out;
 }
 
 /**
