@@ -106,8 +106,12 @@ describe("metrics", () => {
     }
     const host = new URL(server.url).host;
     const text = await m.text();
-    expect(text).toContain(`tidemark_http_client_requests_total{host="${host}",status="500",outcome="retry"} 1`);
-    expect(text).toContain(`tidemark_http_client_requests_total{host="${host}",status="200",outcome="ok"} 1`);
+    expect(text).toContain(
+      `tidemark_http_client_requests_total{host="${host}",status="500",outcome="retry"} 1`,
+    );
+    expect(text).toContain(
+      `tidemark_http_client_requests_total{host="${host}",status="200",outcome="ok"} 1`,
+    );
   });
 
   it("reads queue depth and oldest age on scrape, once per scrape", async () => {
