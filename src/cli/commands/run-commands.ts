@@ -1,22 +1,8 @@
 import type { Command } from "commander";
+import { interruptSignal } from "../../engine/runs/interrupt-signal.ts";
 import type { RunReport } from "../../engine/runs/job-runner.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
-
-/** Aborts on SIGINT/SIGTERM so a run stops cleanly and records itself. */
-function interruptSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (sig: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${sig}`));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
-}
 
 function printReport(session: CliSession, r: RunReport): void {
   session.print(`${r.jobName}: ${r.status} (run ${r.runId})`);

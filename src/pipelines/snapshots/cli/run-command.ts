@@ -6,6 +6,7 @@ import {
   UsageError,
 } from "../../../engine/errors.ts";
 import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { interruptSignal } from "../../../engine/runs/interrupt-signal.ts";
 import { executeRun } from "../../../engine/runs/job-runner.ts";
 import { resolveSettings } from "../config/settings.ts";
 import { supplierLeaseKey } from "../index.ts";
@@ -25,21 +26,6 @@ function exitCodeOf(o: Outcome): number {
   if (o.kind === "error") return ExitCode.jobFailed;
   if (o.result.status !== "FAIL") return ExitCode.ok;
   return o.result.reason_code?.startsWith("CONFIG_") ? ExitCode.usage : ExitCode.jobFailed;
-}
-
-/** Aborts on SIGINT/SIGTERM so a run stops cleanly (nothing is published). */
-function interruptSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (sig: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${sig}`));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
 }
 
 /** Suppliers `run --all` processes: those with a config file or an inbox folder. */

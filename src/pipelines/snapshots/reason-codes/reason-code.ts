@@ -1,3 +1,19 @@
+/** Row-level codes (§9.3): one bad.ndjson line each. */
+const ROW_REASON_CODES = [
+  "REQUIRED_VALUE_MISSING",
+  "INVALID_INTEGER",
+  "INVALID_DECIMAL",
+  "DECIMAL_PRECISION_EXCEEDED",
+  "NUMBER_OUT_OF_RANGE",
+  "INVALID_DATE",
+  "INVALID_TEXT",
+  "CELL_ERROR",
+  "COLUMN_COUNT_MISMATCH",
+  "MALFORMED_ROW",
+  "CATEGORY_MISSING",
+  "DUPLICATE_KEY",
+] as const;
+
 /**
  * Every reason code the snapshots pipeline can emit (seed 002 §9.3: codes come from
  * docs/etl/reason_codes.yaml, never free text). The YAML is the catalogue users read; this list
@@ -22,19 +38,7 @@ export const REASON_CODES = [
   "DQ_EMPTY_SNAPSHOT",
   "DQ_MIN_FACT_COUNT",
   "DQ_BAD_RATIO_EXCEEDED",
-  // rows (§9.3): one bad.ndjson line each
-  "REQUIRED_VALUE_MISSING",
-  "INVALID_INTEGER",
-  "INVALID_DECIMAL",
-  "DECIMAL_PRECISION_EXCEEDED",
-  "NUMBER_OUT_OF_RANGE",
-  "INVALID_DATE",
-  "INVALID_TEXT",
-  "CELL_ERROR",
-  "COLUMN_COUNT_MISMATCH",
-  "MALFORMED_ROW",
-  "CATEGORY_MISSING",
-  "DUPLICATE_KEY",
+  ...ROW_REASON_CODES,
 ] as const;
 
 /** One reason code. */
@@ -50,17 +54,4 @@ export function stageOf(code: ReasonCode): ReasonStage {
   return ROW_CODES.has(code) ? "row" : "gate";
 }
 
-const ROW_CODES = new Set<ReasonCode>([
-  "REQUIRED_VALUE_MISSING",
-  "INVALID_INTEGER",
-  "INVALID_DECIMAL",
-  "DECIMAL_PRECISION_EXCEEDED",
-  "NUMBER_OUT_OF_RANGE",
-  "INVALID_DATE",
-  "INVALID_TEXT",
-  "CELL_ERROR",
-  "COLUMN_COUNT_MISMATCH",
-  "MALFORMED_ROW",
-  "CATEGORY_MISSING",
-  "DUPLICATE_KEY",
-]);
+const ROW_CODES = new Set<ReasonCode>(ROW_REASON_CODES);
