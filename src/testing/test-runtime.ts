@@ -6,7 +6,7 @@ import type { Clock } from "../engine/context/clock.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import { openRuntime } from "../engine/runtime/open-runtime.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
-import type { Config } from "../infra/config/load-config.ts";
+import { loadConfig } from "../infra/config/load-config.ts";
 import { silentLogger } from "../infra/logging/logger.ts";
 import type { DialectHarness } from "./dialects.ts";
 import { testRegistry } from "./test-pipeline.ts";
@@ -17,16 +17,16 @@ export async function openTestRuntime(
   options: { clock?: Clock; registry?: Registry } = {},
 ): Promise<Runtime> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tm-data-"));
-  const config: Config = {
-    file: undefined,
-    env: "dev",
-    dataDir,
-    database: await h.freshTarget(),
-    blobs: { driver: "fs", root: path.join(dataDir, "blobs") },
-    log: { level: "silent" },
-    runs: { leaseTtlMs: 60_000 },
-    pipelines: {},
-  };
+  const target = await h.freshTarget();
+  // Built like any user's configuration, so every setting has its real default.
+  const config = loadConfig({
+    cwd: dataDir,
+    env: {
+      TIDEMARK_DATA_DIR: dataDir,
+      TIDEMARK_DATABASE_URL: target.dialect === "postgres" ? target.url : `sqlite:${target.path}`,
+      TIDEMARK_LOG_LEVEL: "silent",
+    },
+  });
   const runtime = await openRuntime({
     config,
     registry: options.registry ?? testRegistry(),

@@ -33,8 +33,7 @@ async function runUntilSignal(
   try {
     const handle = await start();
     const signal = await shutdown.signal;
-    const graceMs =
-      (await session.config()).server?.shutdownGraceMs ?? DEFAULT_SERVER_SETTINGS.shutdownGraceMs;
+    const graceMs = (await session.config()).server.shutdownGraceMs;
     logger.info({ signal, grace_ms: graceMs }, "shutting down");
     await handle.stop(graceMs);
   } finally {
@@ -72,7 +71,7 @@ export function registerServeCommands(program: Command, session: CliSession): vo
         const config = await session.config();
         // Refused before anything is opened: exit 2 with the reason.
         apiTokensOrRefuse({ config }, opts.insecureNoAuth ?? false);
-        const server = config.server ?? DEFAULT_SERVER_SETTINGS;
+        const server = config.server;
         const runtime = await session.runtime();
         await runUntilSignal(session, async () => {
           const handle = await startServe(runtime, {

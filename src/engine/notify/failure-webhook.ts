@@ -16,14 +16,14 @@ export function startFailureWebhook(
   logger: Logger,
 ): WebhookNotifier | undefined {
   const notify = config.notify;
-  if (!notify?.webhookUrl) return undefined;
+  if (!notify.webhookUrl) return undefined;
   const notifier = new WebhookNotifier({
     url: notify.webhookUrl,
     secret: notify.webhookSecret,
     retries: notify.retries,
     timeoutMs: notify.timeoutMs,
     env: config.env,
-    publicUrl: config.server?.publicUrl,
+    publicUrl: config.server.publicUrl,
     logger: logger.child({ component: "notify" }),
   });
   notifier.attach(events);

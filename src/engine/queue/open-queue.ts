@@ -22,7 +22,7 @@ export async function openQueue(
   runtime: QueueRuntime,
   options: OpenQueueOptions = {},
 ): Promise<Queue> {
-  const target = runtime.config.queue ?? { engine: "embedded" };
+  const target = runtime.config.queue;
   if (target.engine === "pg-boss") {
     const { PgBossDriver } = await import("./pg-boss/pg-boss-driver.ts");
     const driver = await PgBossDriver.open({

@@ -33,15 +33,12 @@ export interface Config {
   log: ParsedConfig["log"];
   runs: { leaseTtlMs: number };
   pipelines: ParsedConfig["pipelines"];
-  // Optional so Config literals built by tests stay valid; loadConfig always sets them and
-  // readers fall back to the DEFAULT_* settings below.
-  server?: ServerSettings;
+  server: ServerSettings;
   /** Bearer tokens of the HTTP API (secrets: never log them). */
-  apiTokens?: readonly string[];
-  notify?: NotifySettings;
-  scheduler?: SchedulerSettings;
-  /** Queue engine; absent (a Config built by hand) means embedded. */
-  queue?: QueueTarget;
+  apiTokens: readonly string[];
+  notify: NotifySettings;
+  scheduler: SchedulerSettings;
+  queue: QueueTarget;
 }
 
 /** `server:` (tidemark serve / worker). */

@@ -8,7 +8,6 @@ import type { QueueHandlerDefinition } from "../../engine/queue/queue-handler-de
 import { collectQueueHandlers, startQueueWorkers } from "../../engine/queue/queue-workers.ts";
 import { RunRepo } from "../../engine/runs/run-repo.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
-import { DEFAULT_SCHEDULER_SETTINGS } from "../../infra/config/load-config.ts";
 
 /** What `serve` and `worker` share: the queue, the process's metrics, housekeeping. */
 export interface ProcessServices {
@@ -42,7 +41,7 @@ export async function openProcessServices(
     await pipeline.metrics?.(metrics.registry, runtime);
   }
   const unhook = useProcessMetrics(metrics);
-  const sweepMs = runtime.config.scheduler?.reloadMs ?? DEFAULT_SCHEDULER_SETTINGS.reloadMs;
+  const sweepMs = runtime.config.scheduler.reloadMs;
   const sweep = setInterval(() => {
     new RunRepo(runtime.db, runtime.events)
       .markAbandoned(isoTimestamp(runtime.clock.now()))

@@ -31,7 +31,7 @@ export interface ServeHandle {
 /** Refuses to serve an API nobody can authenticate to, unless auth is explicitly off. */
 export function apiTokensOrRefuse(runtime: Pick<Runtime, "config">, insecureNoAuth: boolean) {
   if (insecureNoAuth) return undefined;
-  const tokens = runtime.config.apiTokens ?? [];
+  const tokens = runtime.config.apiTokens;
   if (tokens.length === 0) {
     throw new UsageError(
       "no API token configured: set api_tokens in tidemark.yaml or TIDEMARK_API_TOKENS " +
@@ -49,7 +49,7 @@ export function apiTokensOrRefuse(runtime: Pick<Runtime, "config">, insecureNoAu
 export async function startServe(runtime: Runtime, options: ServeOptions): Promise<ServeHandle> {
   const apiTokens = apiTokensOrRefuse(runtime, options.insecureNoAuth);
   const logger = runtime.logger;
-  const pgBoss = runtime.config.queue?.engine === "pg-boss";
+  const pgBoss = runtime.config.queue.engine === "pg-boss";
   const services = await openProcessServices(runtime, { schedule: pgBoss });
   const { queue, metrics } = services;
   try {

@@ -152,13 +152,7 @@ export class RowEmitter {
       `${this.#head}${catJson === "" ? "" : `"category_key":${catJson},`}"row_id":"${rowId}","row_number":${rowNumber},"payload":${payload}}\n`,
     );
     this.#o.keys.add(rowId, rowNumber, catJson, keyJson);
-    this.totals.total++;
-    this.totals.good++;
-    if (category !== undefined) {
-      const c = this.#counts(category);
-      c.total++;
-      c.good++;
-    }
+    this.countGood(category);
   }
 
   /** Sends further bad lines to another sink (bad.ndjson reopened for appending). */
