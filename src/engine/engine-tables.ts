@@ -40,6 +40,8 @@ export interface LeasesTable {
   acquired_at: string;
   heartbeat_at: string;
   expires_at: string;
+  /** formatOwner() of the holding process; null in rows from before it was recorded. */
+  owner: string | null;
 }
 
 export interface EngineTables {

@@ -2,27 +2,44 @@ import type { Kysely } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import { type Clock, isoTimestamp } from "../context/clock.ts";
 import type { EngineTables, LeasesTable } from "../engine-tables.ts";
+import {
+  formatOwner,
+  isGoneHere,
+  type ProcessOwner,
+  parseOwner,
+  thisProcess,
+} from "./process-owner.ts";
 
 /** A held lease. */
 export interface Lease {
   key: string;
   holder: string;
   expiresAt: string;
+  /** Set when the lease was taken from a holder whose process had died on this machine. */
+  tookOverFrom?: { holder: string; owner: ProcessOwner };
 }
 
 /**
  * Exclusive, expiring locks on any key, stored in `tm_leases`. Acquisition is one atomic
  * upsert (`insert … on conflict do update … where expired`), so of two contenders exactly one
- * wins on both SQLite and Postgres; an expired lease is taken over the same way.
+ * wins on both SQLite and Postgres; an expired lease is taken over the same way. A lease whose
+ * owning process is gone from this machine is taken over at once (a compare-and-set on its
+ * holder), so a killed run does not block the next one for a whole TTL.
  */
 export class LeaseStore {
   readonly #db: Kysely<EngineTables>;
+  readonly #owner: string;
 
   constructor(
     db: Database,
     readonly clock: Clock,
+    /** Injectable for tests: the process this store acquires for, and how to probe a pid. */
+    private readonly self: { owner: ProcessOwner; alive?: (pid: number) => boolean } = {
+      owner: thisProcess(),
+    },
   ) {
     this.#db = typed<EngineTables>(db);
+    this.#owner = formatOwner(self.owner);
   }
 
   /** Takes the lease for ttlMs, or returns undefined when someone else holds it unexpired. */
@@ -30,21 +47,55 @@ export class LeaseStore {
     const now = this.clock.now();
     const nowIso = isoTimestamp(now);
     const expiresAt = isoTimestamp(new Date(now.getTime() + ttlMs));
+    const fresh = {
+      holder,
+      owner: this.#owner,
+      acquired_at: nowIso,
+      heartbeat_at: nowIso,
+      expires_at: expiresAt,
+    };
     const row = await this.#db
       .insertInto("tm_leases")
-      .values({ key, holder, acquired_at: nowIso, heartbeat_at: nowIso, expires_at: expiresAt })
+      .values({ key, ...fresh })
       .onConflict((oc) =>
         oc
           .column("key")
-          .doUpdateSet({ holder, acquired_at: nowIso, heartbeat_at: nowIso, expires_at: expiresAt })
+          .doUpdateSet(fresh)
           .where((eb) =>
             eb.or([eb("tm_leases.expires_at", "<=", nowIso), eb("tm_leases.holder", "=", holder)]),
           ),
       )
       .returning(["key", "holder", "expires_at"])
       .executeTakeFirst();
-    if (!row || row.holder !== holder) return undefined;
-    return { key: row.key, holder: row.holder, expiresAt: row.expires_at };
+    if (row && row.holder === holder) {
+      return { key: row.key, holder: row.holder, expiresAt: row.expires_at };
+    }
+    return this.#takeOverFromDead(key, fresh);
+  }
+
+  /** Takes a lease whose owner died on this machine; undefined if it is alive or elsewhere. */
+  async #takeOverFromDead(
+    key: string,
+    fresh: Omit<LeasesTable, "key">,
+  ): Promise<Lease | undefined> {
+    const current = await this.get(key);
+    const owner = parseOwner(current?.owner);
+    if (!current || !owner || !isGoneHere(owner, this.self.owner, this.self.alive)) {
+      return undefined;
+    }
+    const res = await this.#db
+      .updateTable("tm_leases")
+      .set(fresh)
+      .where("key", "=", key)
+      .where("holder", "=", current.holder)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return undefined;
+    return {
+      key,
+      holder: fresh.holder,
+      expiresAt: fresh.expires_at,
+      tookOverFrom: { holder: current.holder, owner },
+    };
   }
 
   /** Extends a held lease; false when it was lost (expired and taken, or released). */

@@ -7,5 +7,6 @@ export const engineMigrations: MigrationScope = {
     "0001-engine-core": await import("./0001-engine-core.ts"),
     "0002-queue": await import("./0002-queue.ts"),
     "0003-scheduler": await import("./0003-scheduler.ts"),
+    "0004-lease-owner": await import("./0004-lease-owner.ts"),
   }),
 };

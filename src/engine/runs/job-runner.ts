@@ -89,6 +89,18 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   }
 
   const logger = runtime.logger.child({ job: request.jobName, run_id: runId });
+  if (lease.tookOverFrom) {
+    const { holder, owner } = lease.tookOverFrom;
+    await runs.markDead(
+      holder,
+      isoTimestamp(runtime.clock.now()),
+      `process died: pid ${owner.pid} on ${owner.host} is gone`,
+    );
+    logger.warn(
+      { previous_run_id: holder, pid: owner.pid },
+      "took over the lease of a run whose process is gone",
+    );
+  }
   const abort = new AbortController();
   const onOuterAbort = () => abort.abort(request.signal?.reason);
   request.signal?.addEventListener("abort", onOuterAbort, { once: true });

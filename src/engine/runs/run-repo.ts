@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, UpdateQueryBuilder, UpdateResult } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import type { EngineTables, RunStatus, RunsTable } from "../engine-tables.ts";
 import type { RunEvents } from "../notify/run-events.ts";
@@ -153,11 +153,8 @@ export class RunRepo {
    * Returns the run ids marked.
    */
   async markAbandoned(nowIso: string): Promise<string[]> {
-    const rows = await this.#db
-      .updateTable("tm_runs")
-      .set({ status: "abandoned", finished_at: nowIso, error: "process died: lease expired" })
-      .where("status", "=", "running")
-      .where(({ not, exists, selectFrom }) =>
+    return this.#abandon(nowIso, "process died: lease expired", (q) =>
+      q.where(({ not, exists, selectFrom }) =>
         not(
           exists(
             selectFrom("tm_leases")
@@ -167,7 +164,30 @@ export class RunRepo {
               .where("tm_leases.expires_at", ">", nowIso),
           ),
         ),
-      )
+      ),
+    );
+  }
+
+  /** Marks one `running` run `abandoned` because its process is known to be gone. */
+  async markDead(runId: string, nowIso: string, error: string): Promise<boolean> {
+    const marked = await this.#abandon(nowIso, error, (q) => q.where("run_id", "=", runId));
+    return marked.length === 1;
+  }
+
+  /** Sets the `running` runs `where` selects to abandoned and tells `events`. */
+  async #abandon(
+    nowIso: string,
+    error: string,
+    where: (
+      q: UpdateQueryBuilder<EngineTables, "tm_runs", "tm_runs", UpdateResult>,
+    ) => UpdateQueryBuilder<EngineTables, "tm_runs", "tm_runs", UpdateResult>,
+  ): Promise<string[]> {
+    const rows = await where(
+      this.#db
+        .updateTable("tm_runs")
+        .set({ status: "abandoned", finished_at: nowIso, error })
+        .where("status", "=", "running"),
+    )
       .returningAll()
       .execute();
     for (const row of rows) {
