@@ -6,6 +6,7 @@ import { registerDemoCommand } from "./commands/demo-command.ts";
 import { registerHashCommand } from "./commands/hash-command.ts";
 import { registerInitCommand } from "./commands/init-command.ts";
 import { registerJobCommands } from "./commands/job-commands.ts";
+import { registerQueueCommands } from "./commands/queue-commands.ts";
 import { registerRunCommands } from "./commands/run-commands.ts";
 import { registerRunsCommands } from "./commands/runs-commands.ts";
 import { registerServeCommands } from "./commands/serve-commands.ts";
@@ -56,6 +57,7 @@ export function buildProgram(
   registerJobCommands(program, session);
   registerRunsCommands(program, session);
   registerRunCommands(program, session);
+  registerQueueCommands(program, session);
   registerHashCommand(program, session);
   registerDemoCommand(program, session);
   registerServeCommands(program, session);
@@ -63,6 +65,7 @@ export function buildProgram(
   const services: CliServices = {
     runtime: () => session.runtime(),
     print: (line) => session.print(line),
+    write: (text) => session.write(text),
   };
   for (const pipeline of registry.pipelines) pipeline.cli?.(program, services);
 

@@ -101,6 +101,12 @@ export class DriverQueue implements Queue {
     return (await this.driver.deadLetters(queue, limit)) as QueueMessageInfo<T>[];
   }
 
+  retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]> {
+    this.#assertOpen();
+    assertQueueName(queue);
+    return this.driver.retryDead(queue, ids);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.stop();

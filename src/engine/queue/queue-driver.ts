@@ -45,5 +45,11 @@ export interface QueueDriver {
   stats(): Promise<QueueStats[]>;
   getMessage(queue: string, id: string): Promise<QueueMessageInfo | null>;
   deadLetters(queue: string, limit: number): Promise<QueueMessageInfo[]>;
+  /**
+   * Puts dead-lettered messages back in the queue, deliverable now with a fresh set of attempts;
+   * returns the ids it moved. An id that is not dead, or whose singleton key already has a live
+   * message, stays where it is.
+   */
+  retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]>;
   close(): Promise<void>;
 }

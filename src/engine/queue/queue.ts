@@ -104,6 +104,12 @@ export interface Queue {
     queue: string,
     options?: { limit?: number },
   ): Promise<QueueMessageInfo<T>[]>;
+  /**
+   * Sends dead-lettered messages (these ids, or every one of the queue) back for delivery now,
+   * with a fresh set of attempts; returns the ids moved. Ids that are not dead-lettered, or
+   * whose singleton key has a live message meanwhile, are left as they are.
+   */
+  retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]>;
   /** stop() with its default grace, then releases connections; the Queue is unusable after. */
   close(): Promise<void>;
 }

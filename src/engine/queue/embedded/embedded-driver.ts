@@ -248,6 +248,59 @@ export class EmbeddedDriver implements QueueDriver {
     return this.#inspector.deadLetters(queue, limit);
   }
 
+  async retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]> {
+    const nowMs = this.clock.now().getTime();
+    return this.#write(async (k) => {
+      const candidates =
+        ids === "all"
+          ? (
+              await k
+                .selectFrom(T)
+                .select("id")
+                .where("queue", "=", queue)
+                .where("state", "=", "dead")
+                .orderBy("due_at_ms")
+                .execute()
+            ).map((r) => r.id)
+          : ids;
+      const moved: string[] = [];
+      // One at a time: two dead messages with one singleton key must not both come back.
+      for (const id of candidates) {
+        const row = await k
+          .updateTable(T)
+          .set({
+            state: "queued",
+            attempts: 0,
+            due_at_ms: nowMs,
+            started_at: null,
+            finished_at: null,
+            lock_token: null,
+          })
+          .where("id", "=", id)
+          .where("queue", "=", queue)
+          .where("state", "=", "dead")
+          .where(({ or, eb, not, exists, selectFrom }) =>
+            or([
+              eb(`${T}.singleton_key`, "is", null),
+              not(
+                exists(
+                  selectFrom(`${T} as live`)
+                    .select("live.id")
+                    .where("live.queue", "=", queue)
+                    .whereRef("live.singleton_key", "=", `${T}.singleton_key`)
+                    .where("live.state", "in", ["queued", "active"]),
+                ),
+              ),
+            ]),
+          )
+          .returning("id")
+          .executeTakeFirst();
+        if (row) moved.push(row.id);
+      }
+      return moved;
+    });
+  }
+
   /** The database belongs to the runtime: nothing to close here. */
   async close(): Promise<void> {}
 

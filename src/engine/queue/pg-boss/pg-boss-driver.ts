@@ -204,8 +204,8 @@ export class PgBossDriver implements QueueDriver {
   }
 
   async fail(queue: string, d: Delivery, error: string, permanent: boolean): Promise<void> {
-    if (permanent) await this.pool.query(this.#sql.exhaustRetries, [queue, d.message.id]);
-    await this.boss.fail(queue, d.message.id, { message: error });
+    if (permanent) await this.pool.query(this.#sql.failPermanently, [queue, d.message.id, error]);
+    else await this.boss.fail(queue, d.message.id, { message: error });
   }
 
   async extend(queue: string, deliveries: readonly Delivery[]): Promise<Set<string>> {
@@ -248,6 +248,34 @@ export class PgBossDriver implements QueueDriver {
   async deadLetters(queue: string, limit: number): Promise<QueueMessageInfo[]> {
     const { rows } = await this.pool.query<PgBossJobRow>(this.#sql.deadLetters, [queue, limit]);
     return rows.map(toMessageInfo);
+  }
+
+  async retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]> {
+    const candidates =
+      ids === "all"
+        ? (await this.pool.query<{ id: string }>(this.#sql.deadIds, [queue])).rows.map((r) => r.id)
+        : ids.filter(isUuid);
+    const moved: string[] = [];
+    // One transaction per job, its singleton key locked as senders lock it (see insert()).
+    for (const id of candidates) {
+      const client = await this.pool.connect();
+      try {
+        await client.query("BEGIN");
+        const key = (
+          await client.query<{ singleton_key: string | null }>(this.#sql.deadKey, [queue, id])
+        ).rows[0]?.singleton_key;
+        if (key) await client.query(this.#sql.lockKeys, [`${this.#schema}/${queue}/`, [key]]);
+        const { rows } = await client.query<{ id: string }>(this.#sql.retryDead, [queue, id]);
+        await client.query("COMMIT");
+        if (rows.length === 1) moved.push(id);
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    }
+    return moved;
   }
 
   async close(): Promise<void> {

@@ -40,9 +40,27 @@ export function pgBossSql(schema: string) {
         state = CASE WHEN retry_count > 0 THEN ${state("retry")} ELSE ${state("created")} END,
         started_on = NULL, start_after = now()
       WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
-    /** Makes the next fail() final: pg-boss dead-letters when retry_count reaches retry_limit. */
-    exhaustRetries: `UPDATE ${job} SET retry_limit = retry_count
+    /**
+     * A permanent failure: dead at once, as pg-boss's fail() records it (`output` = {message}),
+     * its retry_limit left as sent so that a retry of it gets the full set of attempts.
+     */
+    failPermanently: `UPDATE ${job} SET state = ${state("failed")}, completed_on = now(),
+        output = jsonb_build_object('message', $3::text)
       WHERE name = $1 AND id = $2 AND state = 'active'`,
+    /** Dead-lettered ids of a queue, oldest death first. */
+    deadIds: `SELECT id FROM ${job} WHERE name = $1 AND state = 'failed' ORDER BY completed_on, id`,
+    /** The singleton key of a dead-lettered job (to lock before bringing it back). */
+    deadKey: `SELECT singleton_key FROM ${job} WHERE name = $1 AND id = $2 AND state = 'failed'`,
+    /**
+     * Brings a dead job back: deliverable now, as if never started (started_on NULL, so the
+     * next fetch counts no retry), unless its singleton key has a live job meanwhile.
+     */
+    retryDead: `UPDATE ${job} j SET state = ${state("created")}, retry_count = 0, started_on = NULL,
+        completed_on = NULL, start_after = now()
+      WHERE j.name = $1 AND j.id = $2 AND j.state = 'failed'
+        AND (j.singleton_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${job} l
+          WHERE l.name = $1 AND l.singleton_key = j.singleton_key AND l.state < 'completed'))
+      RETURNING j.id`,
     /** Serialises senders of the same singleton keys until their transaction ends. */
     lockKeys: `SELECT pg_advisory_xact_lock(hashtextextended($1 || k, 0)) FROM unnest($2::text[]) AS k`,
     /** Keys that already have a queued (created/retry) or active job. */

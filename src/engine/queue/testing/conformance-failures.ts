@@ -57,14 +57,14 @@ export function failureTests(c: ConformanceContext): void {
     expect(r.calls).toHaveLength(1);
   });
 
-  it("retries back off exponentially: the second wait is at least twice the delay", async () => {
+  /** A message that always fails, retried twice: the times of its three deliveries. */
+  async function attemptTimes(backoff: boolean) {
     const q = await c.open();
     const name = c.queueName();
-    const delayMs = c.options.retryDelaySeconds * 1000;
     const id = await q.send(name, "x", {
       retryLimit: 2,
       retryDelaySeconds: c.options.retryDelaySeconds,
-      retryBackoff: true,
+      retryBackoff: backoff,
     });
     const r = recorder(async () => {
       throw new Error("always");
@@ -72,28 +72,74 @@ export function failureTests(c: ConformanceContext): void {
     await q.work(name, FAST, r.handler);
     await waitFor("3 attempts", () => r.calls.length >= 3, 30_000);
     const [a, b, d] = r.calls.map((x) => x.at) as [number, number, number];
-    expect(b - a).toBeGreaterThanOrEqual(delayMs - 50);
-    expect(d - b).toBeGreaterThanOrEqual(2 * delayMs - 50);
-    await waitFor("dead", async () => (await q.getMessage(name, id!))?.state === "dead");
+    const dead = () =>
+      waitFor("dead", async () => (await q.getMessage(name, id!))?.state === "dead");
+    return { first: b - a, second: d - b, dead };
+  }
+
+  it("retries back off exponentially: the second wait is at least twice the delay", async () => {
+    const delayMs = c.options.retryDelaySeconds * 1000;
+    const { first, second, dead } = await attemptTimes(true);
+    expect(first).toBeGreaterThanOrEqual(delayMs - 50);
+    expect(second).toBeGreaterThanOrEqual(2 * delayMs - 50);
+    await dead();
   });
 
   it("without backoff, retries wait the same delay each time", async () => {
+    const delayMs = c.options.retryDelaySeconds * 1000;
+    const { first, second } = await attemptTimes(false);
+    expect(first).toBeGreaterThanOrEqual(delayMs - 50);
+    expect(second).toBeGreaterThanOrEqual(delayMs - 50);
+    expect(second).toBeLessThan(2 * delayMs);
+  });
+
+  it("dead-lettered messages can be retried: fresh attempts, deliverable now; others stay put", async () => {
     const q = await c.open();
     const name = c.queueName();
-    const delayMs = c.options.retryDelaySeconds * 1000;
-    await q.send(name, "x", {
-      retryLimit: 2,
-      retryDelaySeconds: c.options.retryDelaySeconds,
-      retryBackoff: false,
+    let failing = true;
+    const r = recorder(async (m) => {
+      if (!failing) return;
+      if (m.payload === "permanent") throw new PermanentQueueError("not now");
+      throw new Error("transient");
     });
-    const r = recorder(async () => {
-      throw new Error("always");
-    });
+    const poison = await q.send(name, "poison", { retryLimit: 1, retryDelaySeconds: 0 });
+    const permanent = await q.send(name, "permanent", { retryLimit: 3, retryDelaySeconds: 0 });
     await q.work(name, FAST, r.handler);
-    await waitFor("3 attempts", () => r.calls.length >= 3, 30_000);
-    const [a, b, d] = r.calls.map((x) => x.at) as [number, number, number];
-    expect(b - a).toBeGreaterThanOrEqual(delayMs - 50);
-    expect(d - b).toBeGreaterThanOrEqual(delayMs - 50);
-    expect(d - b).toBeLessThan(2 * delayMs);
+    const state = async (id: string) => (await q.getMessage(name, id))?.state;
+    await waitFor(
+      "both dead",
+      async () => (await state(poison!)) === "dead" && (await state(permanent!)) === "dead",
+    );
+    expect(await q.retryDead(name, [])).toEqual([]);
+    failing = false;
+    const other = await q.send(name, "fine");
+    await waitFor("fine done", async () => (await state(other!)) === "completed");
+    // Unknown, completed and malformed ids are not dead: nothing happens to them.
+    expect(
+      await q.retryDead(name, [poison!, other!, "nope", "0190a4b2-0000-7000-8000-000000000000"]),
+    ).toEqual([poison]);
+    await waitFor("poison done", async () => (await state(poison!)) === "completed");
+    // It came back as a first attempt, not a third.
+    expect(r.calls.filter((d) => d.message.id === poison).map((d) => d.message.attempt)).toEqual([
+      1, 2, 1,
+    ]);
+    expect(await q.retryDead(name, "all")).toEqual([permanent]);
+    await waitFor("permanent done", async () => (await state(permanent!)) === "completed");
+    expect(await q.deadLetters(name)).toEqual([]);
+  });
+
+  it("a retried message does not duplicate a live message with its singleton key", async () => {
+    const q = await c.open();
+    const name = c.queueName();
+    const dead = await q.send(name, "a", { singletonKey: "k", retryLimit: 0 });
+    await q.work(name, FAST, async () => {
+      throw new PermanentQueueError("no");
+    });
+    await waitFor("dead", async () => (await q.getMessage(name, dead!))?.state === "dead");
+    await q.stop();
+    const live = await q.send(name, "b", { singletonKey: "k" });
+    expect(live).not.toBeNull();
+    expect(await q.retryDead(name, "all")).toEqual([]);
+    expect((await q.getMessage(name, dead!))?.state).toBe("dead");
   });
 }
