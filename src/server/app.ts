@@ -6,11 +6,30 @@ import { errorHandler, notFoundHandler, validationHook } from "./errors.ts";
 import { registerJobRoutes } from "./routes/job-routes.ts";
 import { registerRunRoutes } from "./routes/run-routes.ts";
 import { registerSystemRoutes } from "./routes/system-routes.ts";
-import type { ServerServices } from "./server-services.ts";
+import type { ServerServices, SystemServices } from "./server-services.ts";
 
 /** A router with the API's validation hook (400 + zod issues). */
 export function newRouter(): OpenAPIHono {
   return new OpenAPIHono({ defaultHook: validationHook });
+}
+
+/** Error handling and bearer auth (when tokens are given) shared by both apps. */
+function baseApp(apiTokens: readonly string[] | undefined, logger: Logger): OpenAPIHono {
+  const app = newRouter();
+  app.onError(errorHandler(logger));
+  app.notFound(notFoundHandler);
+  if (apiTokens !== undefined) app.use("*", bearerAuth(apiTokens));
+  return app;
+}
+
+/**
+ * The system routes alone (`GET /healthz` open, `GET /metrics` behind the tokens): what a
+ * `tidemark worker` serves with `--metrics-port`, so its own runs and requests are scraped.
+ */
+export function createSystemApp(services: SystemServices, logger: Logger): OpenAPIHono {
+  const app = baseApp(services.apiTokens, logger);
+  registerSystemRoutes(app, services);
+  return app;
 }
 
 /**
@@ -19,11 +38,7 @@ export function newRouter(): OpenAPIHono {
  * Every error, including 404 and 401, is JSON.
  */
 export function createApp(services: ServerServices, logger: Logger): OpenAPIHono {
-  const app = newRouter();
-  app.onError(errorHandler(logger));
-  app.notFound(notFoundHandler);
-  if (services.apiTokens !== undefined) app.use("*", bearerAuth(services.apiTokens));
-
+  const app = baseApp(services.apiTokens, logger);
   registerSystemRoutes(app, services);
   registerJobRoutes(app, services);
   registerRunRoutes(app, services);

@@ -34,19 +34,23 @@ export interface RunRequestOptions {
   limit?: number;
 }
 
-/** What the HTTP app needs from the process hosting it. */
-export interface ServerServices {
+/** What the system routes (/healthz, /metrics) need from the process hosting them. */
+export interface SystemServices {
   readonly runtime: Runtime;
   /** The process's queue; undefined when none is open (health then reports it missing). */
   readonly queue: Queue | undefined;
   readonly metrics: TidemarkMetrics;
-  /** Queues a run of a stored job for the workers. */
-  requestRun(job: JobRecord, options: RunRequestOptions): Promise<QueuedRun>;
-  /** A requested run not started yet, by the run id requestRun promised. */
-  findRequestedRun(runId: string): Promise<RequestedRun | undefined>;
   /**
    * Bearer tokens accepted; undefined = authentication off (`--insecure-no-auth`).
    * An empty list is refused by createApp: it would lock every route.
    */
   readonly apiTokens: readonly string[] | undefined;
+}
+
+/** What the HTTP app needs from the process hosting it. */
+export interface ServerServices extends SystemServices {
+  /** Queues a run of a stored job for the workers. */
+  requestRun(job: JobRecord, options: RunRequestOptions): Promise<QueuedRun>;
+  /** A requested run not started yet, by the run id requestRun promised. */
+  findRequestedRun(runId: string): Promise<RequestedRun | undefined>;
 }

@@ -21,6 +21,11 @@ describe("tidemark serve / worker (CLI)", () => {
       "no API token configured: set api_tokens in tidemark.yaml or TIDEMARK_API_TOKENS (comma-separated), or pass --insecure-no-auth for local use",
     );
     expect(existsSync(path.join(cwd, "data"))).toBe(false);
+    // A worker needs tokens only for a metrics port.
+    const worker = await cli(cwd, ["worker", "--metrics-port", "0"]);
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain("no API token configured");
+    expect(existsSync(path.join(cwd, "data"))).toBe(false);
   });
 
   it("rejects a short token and a bad port, naming them", async () => {

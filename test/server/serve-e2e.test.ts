@@ -49,10 +49,13 @@ describeEachDialect("tidemark serve + tidemark worker (end to end)", (h) => {
         .code,
     ).toBe(0);
     const serve = startCli(["serve", "--port", "0", "--no-workers"], { cwd, env });
-    const worker = startCli(["worker"], { cwd, env });
+    const worker = startCli(["worker", "--metrics-port", "0"], { cwd, env });
     try {
       const [, url] = (await serve.waitFor(/Listening on (http:\/\/\S+)/)) as RegExpMatchArray;
       await worker.waitFor(/Working on tidemark\.run/);
+      const [, workerUrl] = (await worker.waitFor(
+        /Metrics on (http:\/\/\S+)\/metrics/,
+      )) as RegExpMatchArray;
       const api = (p: string, init: RequestInit = {}) =>
         fetch(`${url}${p}`, { ...init, headers: { ...auth, ...init.headers } });
 
@@ -107,6 +110,14 @@ describeEachDialect("tidemark serve + tidemark worker (end to end)", (h) => {
       // Pipelines' own metrics, registered through their `metrics` hook.
       expect(metrics).toContain("tidemark_lab_notes 2");
       expect((await fetch(`${url}/metrics`)).status).toBe(401);
+      // The worker's own counters (its runs, its source requests) on its metrics port.
+      const workerMetrics = await (await fetch(`${workerUrl}/metrics`, { headers: auth })).text();
+      expect(workerMetrics).toContain('tidemark_runs_total{job="manual",status="succeeded"} 1');
+      expect(workerMetrics).toContain('tidemark_runs_total{job="cron-once",status="succeeded"} 1');
+      expect(metrics).not.toContain("tidemark_runs_total{");
+      expect((await fetch(`${workerUrl}/metrics`)).status).toBe(401);
+      expect((await fetch(`${workerUrl}/healthz`)).status).toBe(200);
+      expect((await fetch(`${workerUrl}/api/jobs`, { headers: auth })).status).toBe(404);
 
       // The error answers over real HTTP, as the in-process API tests check them in detail.
       const wrong = await fetch(`${url}/api/jobs`, {

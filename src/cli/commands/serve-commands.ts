@@ -93,16 +93,47 @@ export function registerServeCommands(program: Command, session: CliSession): vo
     .description("execute queued runs and pipeline queue messages until SIGTERM/SIGINT")
     .option("--concurrency <n>", "messages handled at once per queue", positiveInt)
     .option("--queue <name...>", "consume only these queues (default: all)")
-    .action(async (opts: WorkerFlags) => {
-      const { startWorkerProcess } = await import("../../server/processes/worker-process.ts");
-      const runtime = await session.runtime();
-      await runUntilSignal(session, async () => {
-        const handle = await startWorkerProcess(runtime, {
-          concurrency: opts.concurrency,
-          queues: opts.queue,
+    .option(
+      "--metrics-port <n>",
+      "serve this process's /metrics (API tokens) and /healthz on a port (0 = any free one)",
+      port,
+    )
+    .option("--metrics-host <host>", "interface for --metrics-port (default server.host)")
+    .option("--insecure-no-auth", "serve /metrics without bearer tokens (local use only)")
+    .action(
+      async (
+        opts: WorkerFlags & {
+          metricsPort?: number;
+          metricsHost?: string;
+          insecureNoAuth?: boolean;
+        },
+      ) => {
+        const { apiTokensOrRefuse } = await import("../../server/processes/serve-process.ts");
+        const { startWorkerProcess } = await import("../../server/processes/worker-process.ts");
+        const config = await session.config();
+        // Refused before anything is opened: exit 2 with the reason.
+        const apiTokens =
+          opts.metricsPort === undefined
+            ? undefined
+            : apiTokensOrRefuse({ config }, opts.insecureNoAuth ?? false);
+        const runtime = await session.runtime();
+        await runUntilSignal(session, async () => {
+          const handle = await startWorkerProcess(runtime, {
+            concurrency: opts.concurrency,
+            queues: opts.queue,
+            metrics:
+              opts.metricsPort === undefined
+                ? undefined
+                : {
+                    host: opts.metricsHost ?? config.server.host,
+                    port: opts.metricsPort,
+                    apiTokens,
+                  },
+          });
+          session.print(`Working on ${handle.queues.join(", ")}`);
+          if (handle.metricsUrl) session.print(`Metrics on ${handle.metricsUrl}/metrics`);
+          return handle;
         });
-        session.print(`Working on ${handle.queues.join(", ")}`);
-        return handle;
-      });
-    });
+      },
+    );
 }

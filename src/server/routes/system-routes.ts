@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { sql } from "kysely";
 import { HealthSchema } from "../schemas.ts";
-import type { ServerServices } from "../server-services.ts";
+import type { SystemServices } from "../server-services.ts";
 
 /** A health probe must answer even when a dependency hangs. */
 const PROBE_TIMEOUT_MS = 5000;
@@ -52,7 +52,7 @@ const metricsRoute = createRoute({
 });
 
 /** `GET /healthz`, `GET /metrics`. */
-export function registerSystemRoutes(app: OpenAPIHono, services: ServerServices): void {
+export function registerSystemRoutes(app: OpenAPIHono, services: SystemServices): void {
   app.openapi(healthRoute, async (c) => {
     const { runtime, queue } = services;
     const [dbOk, queueOk] = await Promise.all([
