@@ -73,6 +73,13 @@ export class CliSession {
     this.io.out(`${line}\n`);
   }
 
+  /** Streams text to stdout (see CliIo.write); false once the reader has gone. */
+  async write(text: string): Promise<boolean> {
+    if (this.io.write) return this.io.write(text);
+    this.io.out(text);
+    return true;
+  }
+
   /** Writes a value as pretty JSON to stdout. */
   printJson(value: unknown): void {
     this.io.out(`${JSON.stringify(value, null, 2)}\n`);

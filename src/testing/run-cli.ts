@@ -50,17 +50,28 @@ export const TSX_IMPORT = pathToFileURL(createRequire(import.meta.url).resolve("
 
 const BIN = fileURLToPath(new URL("../../bin/tidemark.js", import.meta.url));
 
-/** Runs the real `tidemark` binary (from source) in a child process. */
+/**
+ * Runs the real `tidemark` binary in a child process: this checkout's, from source, or another
+ * (`bin`, e.g. a built layout) with whatever it prefers (its dist/).
+ */
 export function spawnCli(
   argv: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number },
+  options: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    stdin?: string;
+    timeoutMs?: number;
+    bin?: string;
+    /** Close our end of the child's stdout once this many bytes came (a reader like `head`). */
+    closeStdoutAfter?: number;
+  },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], {
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...argv], {
       cwd: options.cwd,
       env: {
         ...process.env,
-        TIDEMARK_FROM_SOURCE: "1",
+        TIDEMARK_FROM_SOURCE: options.bin ? "" : "1",
         TIDEMARK_LOG_LEVEL: "warn",
         ...options.env,
       },
@@ -71,6 +82,9 @@ export function spawnCli(
     let stderr = "";
     child.stdout.on("data", (d) => {
       stdout += d;
+      if (options.closeStdoutAfter !== undefined && stdout.length >= options.closeStdoutAfter) {
+        child.stdout.destroy();
+      }
     });
     child.stderr.on("data", (d) => {
       stderr += d;

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { type DialectHarness, describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli, spawnCli, TSX_IMPORT } from "../../src/testing/run-cli.ts";
 import { testRegistry } from "../../src/testing/test-pipeline.ts";
 import { cliEnv } from "./cli-env.ts";
@@ -22,6 +22,7 @@ describe("tidemark binary", () => {
       "job",
       "runs",
       "run-due",
+      "queue",
       "hash",
       "demo",
       "Exit codes:",
@@ -86,39 +87,43 @@ describe("tidemark binary", () => {
 
 const TEST_CLI = fileURLToPath(new URL("../fixtures/test-cli.ts", import.meta.url));
 
-describeEachDialect("a run whose process dies", (h) => {
-  it("is marked abandoned once its lease expires, and the job can run again", async () => {
-    const { cwd, env } = await cliEnv(h);
-    const o = { cwd, env: { ...env, TIDEMARK_LEASE_TTL_SECONDS: "1" }, registry: testRegistry() };
-    await runCli(
-      [
-        "job",
-        "add",
-        "doomed",
-        "--type",
-        "test.echo",
-        "--params",
-        '{"message":"m","sleep_ms":60000}',
-      ],
-      o,
-    );
-    const child = spawn(process.execPath, ["--import", TSX_IMPORT, TEST_CLI, "run", "doomed"], {
-      cwd,
-      env: { ...process.env, ...o.env, TIDEMARK_LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
+/** A job `doomed` running in a child process (sleeping a minute), ready to be killed. */
+async function startDoomedRun(h: DialectHarness, ttlSeconds: number) {
+  const { cwd, env } = await cliEnv(h);
+  const o = {
+    cwd,
+    env: { ...env, TIDEMARK_LEASE_TTL_SECONDS: String(ttlSeconds) },
+    registry: testRegistry(),
+  };
+  await runCli(
+    ["job", "add", "doomed", "--type", "test.echo", "--params", '{"message":"m","sleep_ms":60000}'],
+    o,
+  );
+  const child = spawn(process.execPath, ["--import", TSX_IMPORT, TEST_CLI, "run", "doomed"], {
+    cwd,
+    env: { ...process.env, ...o.env, TIDEMARK_LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on("data", (d: Buffer) => {
+      if (d.toString().includes("run started")) resolve();
     });
-    await new Promise<void>((resolve, reject) => {
-      child.stderr.on("data", (d: Buffer) => {
-        if (d.toString().includes("run started")) resolve();
-      });
-      child.on("exit", () => reject(new Error("child exited before the run started")));
-    });
-    const running = JSON.parse((await runCli(["runs", "ls", "--json"], o)).stdout);
-    expect(running).toMatchObject([{ jobName: "doomed", status: "running" }]);
-    expect((await runCli(["run", "doomed"], o)).code).toBe(3);
-
+    child.on("exit", () => reject(new Error("child exited before the run started")));
+  });
+  const running = JSON.parse((await runCli(["runs", "ls", "--json"], o)).stdout);
+  expect(running).toMatchObject([{ jobName: "doomed", status: "running" }]);
+  expect((await runCli(["run", "doomed"], o)).code).toBe(3);
+  const kill = async () => {
     child.kill("SIGKILL");
     await new Promise((r) => child.on("close", r));
+  };
+  return { o, pid: child.pid!, kill };
+}
+
+describeEachDialect("a run whose process dies", (h) => {
+  it("is marked abandoned once its lease expires, and the job can run again", async () => {
+    const { o, kill } = await startDoomedRun(h, 1);
+    await kill();
     await new Promise((r) => setTimeout(r, 1200));
 
     const after = JSON.parse((await runCli(["runs", "ls", "--json"], o)).stdout);
@@ -128,5 +133,21 @@ describeEachDialect("a run whose process dies", (h) => {
     await runCli(["job", "update", "doomed", "--params", '{"message":"again"}'], o);
     const again = await runCli(["run", "doomed"], o);
     expect(again.code).toBe(0);
+  });
+
+  it("on this machine, does not block the next run until its lease expires", async () => {
+    const { o, pid, kill } = await startDoomedRun(h, 60);
+    await kill();
+    await runCli(["job", "update", "doomed", "--params", '{"message":"again"}'], o);
+    const again = await runCli(["run", "doomed"], o);
+    expect(again.code, again.stderr).toBe(0);
+    const runs = JSON.parse((await runCli(["runs", "ls", "--json"], o)).stdout) as Array<{
+      status: string;
+      error: string | null;
+    }>;
+    expect(runs.map((r) => r.status).sort()).toEqual(["abandoned", "succeeded"]);
+    expect(runs.find((r) => r.status === "abandoned")?.error).toBe(
+      `process died: pid ${pid} on ${hostname()} is gone`,
+    );
   });
 });

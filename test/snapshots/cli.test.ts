@@ -7,6 +7,7 @@ import { LeaseStore } from "../../src/engine/leases/lease-store.ts";
 import { openDatabase, typed } from "../../src/infra/db/open-database.ts";
 import { writeCsvFile } from "../../src/pipelines/snapshots/fake/supplier-files.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { spawnCli } from "../../src/testing/run-cli.ts";
 import { cliFixture } from "./support/cli.ts";
 import { CONFIG, csv } from "./support/harness.ts";
 
@@ -118,6 +119,20 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
     r = await f.run(["snapshots", "read", "other"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no published state/);
+  });
+
+  it("read into a reader that stops early (`| head`) ends quietly with exit 0", async () => {
+    const f = await cliFixture(h);
+    f.config("acme");
+    await writeCsvFile(path.join(f.root, "inbox", "acme", "many.csv"), 20_000);
+    expect((await f.run(["snapshots", "run", "acme"])).code).toBe(0);
+    const r = await spawnCli(["snapshots", "read", "acme"], {
+      cwd: f.cwd,
+      env: f.env,
+      closeStdoutAfter: 1,
+    });
+    expect(r.stderr).not.toMatch(/EPIPE|Error/);
+    expect(r.code).toBe(0);
   });
 
   it("snapshots.ingest is scheduled like any job; its runs hold the supplier's lease", async () => {

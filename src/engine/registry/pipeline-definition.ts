@@ -35,6 +35,11 @@ export interface CliServices {
   runtime(): Promise<Runtime>;
   /** Writes a line to standard output. */
   print(line: string): void;
+  /**
+   * Streams text to standard output, waiting while the reader is slow; resolves false once the
+   * reader has gone (e.g. `| head`), when the command should stop producing.
+   */
+  write(text: string): Promise<boolean>;
 }
 
 /** Services a pipeline's HTTP routes can use (`tidemark serve`). */

@@ -17,21 +17,10 @@ export async function readCommand(services: CliServices, supplierName: string): 
   const pointer = await storage.readCurrent(supplier);
   if (!pointer) throw new NotFoundError(`supplier ${supplier} has no published state`);
   const stream = await storage.openRead(`${pointer.state_path}/${STATE_FILES.facts}`);
-  const stdout = process.stdout;
-  let rest = "";
   stream.setEncoding("utf8");
+  // Raw chunks: the facts file is NDJSON already. A slow reader (a pipe into another program)
+  // holds the reading back; a reader that went away (`| head`) ends it.
   for await (const chunk of stream) {
-    const text = rest + (chunk as string);
-    const nl = text.lastIndexOf("\n");
-    if (nl < 0) {
-      rest = text;
-      continue;
-    }
-    // print() adds the final newline itself.
-    services.print(text.slice(0, nl));
-    rest = text.slice(nl + 1);
-    // Respect a slow reader (e.g. a pipe into another program) instead of buffering the file.
-    if (stdout.writableNeedDrain) await new Promise((r) => stdout.once("drain", r));
+    if (!(await services.write(chunk as string))) return;
   }
-  if (rest) services.print(rest);
 }
