@@ -48,4 +48,29 @@ describeEachDialect("migrator", (h) => {
     expect(states.find((s) => s.scope === "broken")?.executedAt).toBeUndefined();
     expect(states.find((s) => s.scope === "engine")?.executedAt).toBeDefined();
   });
+
+  it("an up-to-date scope is skipped, a new migration still runs, an unknown one is refused", async () => {
+    const db = await h.freshDatabase();
+    let ran = 0;
+    const step = {
+      async up() {
+        ran++;
+      },
+    };
+    const scope = (names: string[]) => ({
+      name: "grow",
+      migrations: async () => Object.fromEntries(names.map((n) => [n, step])),
+    });
+    await migrateToLatest(db, [scope(["0001-a"])]);
+    expect(await migrateToLatest(db, [scope(["0001-a"])])).toEqual([
+      { scope: "grow", applied: [] },
+    ]);
+    expect(ran).toBe(1);
+    expect(await migrateToLatest(db, [scope(["0001-a", "0002-b"])])).toEqual([
+      { scope: "grow", applied: ["0002-b"] },
+    ]);
+    expect(ran).toBe(2);
+    // The database is newer than the code: not silently accepted.
+    await expect(migrateToLatest(db, [scope(["0001-a"])])).rejects.toThrow(/0002-b/);
+  });
 });
