@@ -1,4 +1,4 @@
-// Measures how fast `tidemark --help` answers (target: < 500 ms), from the compiled build
+// Measures how fast `tidemark --help` answers (target: < 500 ms), from the bundled build
 // (what `npm install` produces) and from source through tsx, over several runs.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -28,7 +28,7 @@ function measure(label: string, env: NodeJS.ProcessEnv): void {
 
 const baseline = spawnSync(process.execPath, ["-e", "0"]);
 if (baseline.status !== 0) throw new Error("node did not start");
-if (!existsSync(`${root}dist/cli/main.js`)) {
+if (!existsSync(`${root}dist/main.js`)) {
   console.log("dist/ missing: building it (npm run build)");
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
@@ -40,5 +40,5 @@ console.log(`tidemark --help, ${RUNS} runs each`);
     `node -e 0 (floor)            ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0)} ms`,
   );
 }
-measure("compiled (dist/)", { TIDEMARK_FROM_SOURCE: "" });
+measure("bundled (dist/)", { TIDEMARK_FROM_SOURCE: "" });
 measure("from source (tsx)", { TIDEMARK_FROM_SOURCE: "1" });

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Entry point. `npm install` compiles src/ to dist/ (the `prepare` script) so the CLI starts
+// Entry point. `npm install` bundles src/ into dist/ (the `prepare` script) so the CLI starts
 // fast; without dist/ (or with TIDEMARK_FROM_SOURCE=1, as the tests use) the TypeScript
 // sources run through tsx's loader instead.
 import { existsSync } from "node:fs";
 
-const compiled = new URL("../dist/cli/main.js", import.meta.url);
+const compiled = new URL("../dist/main.js", import.meta.url);
 let main;
 if (process.env.TIDEMARK_FROM_SOURCE !== "1" && existsSync(compiled)) {
   ({ main } = await import(compiled.href));

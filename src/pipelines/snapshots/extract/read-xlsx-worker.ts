@@ -1,9 +1,9 @@
+import { startWorkerThread } from "../../../engine/threads/start-worker-thread.ts";
 import type { KeyIndexWriter } from "../artifacts/key-index.ts";
 import type { LineSink } from "../artifacts/line-sink.ts";
 import { GateFailure } from "../emit/schema.ts";
 import type { ByteSource } from "./byte-source.ts";
 import type { XlsxOptions, XlsxReadInfo } from "./read-xlsx.ts";
-import { startWorker } from "./start-worker.ts";
 import type { XlsxIn, XlsxOut } from "./xlsx-worker.ts";
 
 /** A young generation big enough for exceljs's per-row objects (see xlsx-worker.ts). */
@@ -28,7 +28,7 @@ export async function readXlsxInWorker(
   o.facts.flush();
   o.bad.flush();
   o.keys.flush();
-  const worker = startWorker("xlsx-worker", XLSX_WORKER_LIMITS);
+  const worker = startWorkerThread(import.meta.url, "xlsx-worker", XLSX_WORKER_LIMITS);
   let settle: ((m: XlsxOut | Error) => void) | undefined;
   const queue: Array<XlsxOut | Error> = [];
   const deliver = (m: XlsxOut | Error) => {

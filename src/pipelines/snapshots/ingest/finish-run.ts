@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import { codeCommit } from "../../../infra/build/code-commit.ts";
 import {
   buildStats,
   documentText,
@@ -10,7 +11,6 @@ import {
 } from "../artifacts/run-documents.ts";
 import { destinationDir, RUN_FILES, runDir } from "../layout/tree.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
-import { codeCommit } from "./code-commit.ts";
 import { WORK_KEYS_DIR } from "./parse-input.ts";
 import type { HashedFile } from "./select-input.ts";
 import { moveIfPresent } from "./select-input.ts";

@@ -1,3 +1,4 @@
+import { codeCommit } from "../../../infra/build/code-commit.ts";
 import {
   documentText,
   type Manifest,
@@ -19,7 +20,6 @@ import type {
   StatePublication,
 } from "../storage/snapshot-storage.ts";
 import { publishedRunOf } from "./accepted.ts";
-import { codeCommit } from "./code-commit.ts";
 import { writeAccepted } from "./publish-state.ts";
 import { parseSnapshotRunId } from "./run-id.ts";
 import { hashStored, moveIfPresent } from "./select-input.ts";

@@ -24,8 +24,10 @@ function packageRoot(): string | undefined {
   return undefined;
 }
 
-function fromGit(root: string): string | undefined {
+/** The commit a git checkout at root is on (read from .git, no git process); undefined if none. */
+export function gitHead(root: string): string | undefined {
   const git = path.join(root, ".git");
+  if (!existsSync(path.join(git, "HEAD"))) return undefined;
   const head = readFileSync(path.join(git, "HEAD"), "utf8").trim();
   if (/^[0-9a-f]{40}$/.test(head)) return head;
   const ref = /^ref: (.+)$/.exec(head)?.[1];
@@ -41,18 +43,29 @@ function fromGit(root: string): string | undefined {
   return undefined;
 }
 
+/** Set by the bundler (scripts/build.ts) to the commit dist/ was built from; absent in sources. */
+declare const __TIDEMARK_BUILD_COMMIT__: string | undefined;
+
+/** The commit the running build was made from, if the bundler recorded one. */
+function buildCommit(): string | undefined {
+  return typeof __TIDEMARK_BUILD_COMMIT__ === "string" && __TIDEMARK_BUILD_COMMIT__
+    ? __TIDEMARK_BUILD_COMMIT__
+    : undefined;
+}
+
 /**
- * manifest.code_commit (§10): TIDEMARK_CODE_COMMIT when the build sets it, else the commit the
- * package's git checkout is on (read from .git, no git process), else "unknown".
+ * The code version a run records (snapshots manifest.code_commit, §10): TIDEMARK_CODE_COMMIT
+ * when set, else the commit dist/ was built from, else the commit the package's git checkout
+ * is on (sources), else "unknown".
  */
 export function codeCommit(): string {
   if (cached === undefined) {
     const env = process.env.TIDEMARK_CODE_COMMIT?.trim();
-    let found: string | undefined = env || undefined;
+    let found: string | undefined = env || buildCommit();
     if (!found) {
       try {
         const root = packageRoot();
-        found = root ? fromGit(root) : undefined;
+        found = root ? gitHead(root) : undefined;
       } catch {
         found = undefined;
       }

@@ -1,0 +1,95 @@
+// Builds dist/: src/ bundled by esbuild into a few ES modules (`npm run build`, also run by
+// `npm install` through `prepare`). Loading ~700 small files (kysely alone is 260) cost the CLI
+// ~150 ms per start; a bundle with code splitting loads a handful, and lazy imports stay lazy.
+//
+//   tsx scripts/build.ts [outdir]
+import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { gitHead } from "../src/infra/build/code-commit.ts";
+
+/** The package root. */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * Entry modules. Worker-thread modules are entries of their own, next to the chunks, because
+ * startWorkerThread (src/engine/threads) finds them as `./<name>.js` beside their caller.
+ */
+export const ENTRY_POINTS = {
+  main: "src/cli/main.ts",
+  "csv-worker": "src/pipelines/snapshots/extract/csv-worker.ts",
+  "xlsx-worker": "src/pipelines/snapshots/extract/xlsx-worker.ts",
+};
+
+/**
+ * Left to node_modules: native addons, packages with optional or platform-specific requires or
+ * worker transports resolved by file path, and big ones loaded only by some commands.
+ */
+const EXTERNAL = [
+  "better-sqlite3",
+  "pg",
+  "pg-native",
+  "pg-boss",
+  "@aws-sdk/*",
+  "exceljs",
+  "pino",
+  "pino-pretty",
+  "thread-stream",
+  "nodemailer",
+  "smtp-server",
+  "prom-client",
+  "tsx",
+  "tsx/*",
+];
+
+/** Bundles src/ into outdir (emptied first); returns the entry module's path. */
+export async function buildDist(outdir: string = path.join(ROOT, "dist")): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRY_POINTS,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20.19",
+    chunkNames: "chunk-[hash]",
+    sourcemap: "linked",
+    external: EXTERNAL,
+    // Bundled CommonJS packages call require(); ES modules have none of their own.
+    banner: {
+      js: "import { createRequire as __tidemarkCreateRequire } from 'node:module'; const require = __tidemarkCreateRequire(import.meta.url);",
+    },
+    // manifest.code_commit names the commit the build came from, not whatever is checked out later.
+    define: { __TIDEMARK_BUILD_COMMIT__: JSON.stringify(gitHead(ROOT) ?? "") },
+    logLevel: "warning",
+  });
+  return path.join(outdir, "main.js");
+}
+
+/**
+ * The layout `npm install` produces, in `dir` (benchmarks and tests of the built CLI): the
+ * bundle in dist/, package.json, bin/, and links to this checkout's node_modules and docs.
+ * Returns the path of `bin/tidemark.js` there.
+ */
+export async function buildInstalledLayout(dir: string): Promise<string> {
+  await buildDist(path.join(dir, "dist"));
+  copyFileSync(path.join(ROOT, "package.json"), path.join(dir, "package.json"));
+  mkdirSync(path.join(dir, "bin"), { recursive: true });
+  copyFileSync(path.join(ROOT, "bin", "tidemark.js"), path.join(dir, "bin", "tidemark.js"));
+  for (const link of ["node_modules", "docs"]) {
+    if (!existsSync(path.join(dir, link))) symlinkSync(path.join(ROOT, link), path.join(dir, link));
+  }
+  return path.join(dir, "bin", "tidemark.js");
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
+  const started = performance.now();
+  const main = await buildDist(out);
+  console.log(
+    `built ${path.relative(process.cwd(), main)} in ${Math.round(performance.now() - started)} ms`,
+  );
+}
