@@ -3,17 +3,11 @@
  * ingestion in a child process (wall time, peak RSS), and DuckDB's version of the transform.
  */
 import { spawn, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { createReadStream, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { buildInstalledLayout } from "../scripts/build.ts";
 
 /** The package root. */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -25,26 +19,10 @@ export interface CliEntry {
   mainUrl: string;
 }
 
-/**
- * Compiles src/ with the project's tsconfig.build.json into `<dir>/dist`, next to links to
- * node_modules and docs, i.e. the layout `npm install` produces. Returns the CLI entry.
- */
-export function buildDist(dir: string): CliEntry {
-  const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-  const out = spawnSync(
-    process.execPath,
-    [tsc, "-p", path.join(ROOT, "tsconfig.build.json"), "--outDir", path.join(dir, "dist")],
-    {
-      encoding: "utf8",
-    },
-  );
-  const main = path.join(dir, "dist", "cli", "main.js");
-  if (!existsSync(main)) throw new Error(`build failed:\n${out.stdout}${out.stderr}`);
-  copyFileSync(path.join(ROOT, "package.json"), path.join(dir, "package.json"));
-  for (const link of ["node_modules", "docs"]) {
-    if (!existsSync(path.join(dir, link))) symlinkSync(path.join(ROOT, link), path.join(dir, link));
-  }
-  return { kind: "dist", mainUrl: pathToFileURL(main).href };
+/** Builds the installed layout (scripts/build.ts) in `dir`; returns the CLI entry there. */
+export async function buildDist(dir: string): Promise<CliEntry> {
+  await buildInstalledLayout(dir);
+  return { kind: "dist", mainUrl: pathToFileURL(path.join(dir, "dist", "main.js")).href };
 }
 
 /** The CLI from sources through tsx (slower start, more memory: only with --from-source). */

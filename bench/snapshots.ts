@@ -40,8 +40,11 @@ const num = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const ROWS = num("--rows", 1_000_000);
-/** Repetitions of the 1M ingestion and of DuckDB; the median is reported (shared machines are noisy). */
-const REPEAT = num("--repeat", 3);
+/**
+ * Repetitions of the 1M ingestion and of DuckDB, interleaved so that a noisy neighbour slows
+ * both alike; medians are reported.
+ */
+const REPEAT = num("--repeat", 5);
 const XLSX_ROWS = num("--xlsx-rows", 200_000);
 
 const CSV_CONFIG = `min_fact_count: 1
@@ -120,9 +123,9 @@ function dataDirWith(name: string, supplier: string, config: string, file: strin
 async function main(): Promise<void> {
   console.log(`Snapshots benchmark in ${work}`);
   let t = performance.now();
-  const entry = flag("--from-source") ? sourceEntry() : buildDist(path.join(work, "pkg"));
+  const entry = flag("--from-source") ? sourceEntry() : await buildDist(path.join(work, "pkg"));
   console.log(
-    `CLI: ${entry.kind === "dist" ? `compiled build (${secs(performance.now() - t)} to build)` : "TypeScript sources via tsx"}`,
+    `CLI: ${entry.kind === "dist" ? `bundled build (${secs(performance.now() - t)} to build)` : "TypeScript sources via tsx"}`,
   );
 
   t = performance.now();
@@ -135,12 +138,23 @@ async function main(): Promise<void> {
   const median = <T>(xs: T[], key: (x: T) => number): T =>
     [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
   const firsts: Ingestion[] = [];
+  const duckOut = path.join(work, "duckdb.ndjson");
+  const ducks: Array<{ processMs: number; queryMs: number }> = [];
   let dataDir = "";
   for (let i = 0; i < REPEAT; i++) {
+    // Only the last data dir is used afterwards (the diff run); each holds ~300 MB of facts.
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     dataDir = dataDirWith(`data-csv-${i}`, "bench", CSV_CONFIG, csv);
     firsts.push(await ingest(entry, `ingestion #${i + 1} (new supplier)`, dataDir, "bench", ROWS));
+    const d = await duckdbTransform(csv, duckOut, work);
+    console.log(
+      `  DuckDB core transform #${i + 1}: ${secs(d.processMs)} wall incl. process start, query ${secs(d.queryMs)} (${Math.round(ROWS / (d.processMs / 1000)).toLocaleString("en")} rows/s); pair ratio ${(firsts[i]!.run.wallMs / d.processMs).toFixed(2)}`,
+    );
+    ducks.push(d);
   }
   const first = median(firsts, (r) => r.run.wallMs);
+  const duck = median(ducks, (d) => d.processMs);
+  const duckQuery = median(ducks, (d) => d.queryMs).queryMs;
   const changed = path.join(work, "snapshot-1m-next.csv");
   await writeCsvFile(changed, ROWS, 2);
   linkSync(changed, path.join(dataDir, "etl_data", "raw_v1", "inbox", "bench", "next.csv"));
@@ -152,17 +166,6 @@ async function main(): Promise<void> {
     ROWS,
   );
 
-  const duckOut = path.join(work, "duckdb.ndjson");
-  const ducks: Array<{ processMs: number; queryMs: number }> = [];
-  for (let i = 0; i < REPEAT; i++) {
-    const d = await duckdbTransform(csv, duckOut, work);
-    console.log(
-      `  DuckDB core transform #${i + 1}: ${secs(d.processMs)} wall incl. process start, query ${secs(d.queryMs)} (${Math.round(ROWS / (d.processMs / 1000)).toLocaleString("en")} rows/s)`,
-    );
-    ducks.push(d);
-  }
-  const duck = median(ducks, (d) => d.processMs);
-  const duckQuery = median(ducks, (d) => d.queryMs).queryMs;
   const factsFile = path.join(dataDir, "etl_data", "raw_v1", "runs");
   const firstRun = readdirSync(factsFile).sort()[0]!;
   const ours = await rowIdOf(path.join(factsFile, firstRun, "facts.ndjson"), "SKU-00000000");
@@ -216,7 +219,7 @@ async function main(): Promise<void> {
   const ratio = first.run.wallMs / duck.processMs;
   const innerRatio = first.engineMs / duckQuery;
   console.log("\nSummary");
-  console.log(`  (medians of ${REPEAT} runs)`);
+  console.log(`  (medians of ${REPEAT} interleaved runs)`);
   console.log(
     `  1M CSV: ${secs(first.run.wallMs)} wall incl. process start (${secs(first.engineMs)} in the ingestion phases), ${Math.round(ROWS / (first.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${first.run.peakRssMb.toFixed(0)} MB (target <= 300: ${first.run.peakRssMb <= 300 ? "OK" : "OVER"})`,
   );

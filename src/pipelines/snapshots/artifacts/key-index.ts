@@ -8,7 +8,7 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { keyBucketName } from "../layout/tree.ts";
-import { ByteBatch, writeAllSync } from "./line-sink.ts";
+import { ByteBatch, TRUNCATE_AND_APPEND, writeAllSync } from "./line-sink.ts";
 
 /** Fewest key-index partitions. */
 export const MIN_BUCKETS = 16;
@@ -88,8 +88,10 @@ const BUCKET_BUFFER_BYTES = 64 << 10;
 /** Appends index lines to bucket files under dir, buffering 64 KB per bucket. */
 export class KeyIndexWriter {
   readonly #batches: ByteBatch[] = [];
-  /** The bucket files (worker threads append to them directly, in turn). */
+  /** The bucket files (an XLSX worker appends to them directly). */
   readonly fds: number[] = [];
+  /** The bucket files' paths, when this writer created them (CSV workers pwrite to them). */
+  readonly paths: string[] = [];
 
   readonly #owned: boolean;
 
@@ -101,8 +103,9 @@ export class KeyIndexWriter {
     this.#owned = typeof dir === "string";
     if (typeof dir === "string") mkdirSync(dir, { recursive: true });
     for (let b = 0; b < buckets; b++) {
-      const fd =
-        typeof dir === "string" ? openSync(path.join(dir, keyBucketName(b)), "w") : dir[b]!;
+      const file = typeof dir === "string" ? path.join(dir, keyBucketName(b)) : undefined;
+      const fd = file ? openSync(file, TRUNCATE_AND_APPEND) : (dir as number[])[b]!;
+      if (file) this.paths.push(file);
       this.fds.push(fd);
       this.#batches.push(new ByteBatch(BUCKET_BUFFER_BYTES, (buf, n) => writeAllSync(fd, buf, n)));
     }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, writeSync } from "node:fs";
 
 const BUFFER_BYTES = 1 << 20;
 
@@ -7,11 +7,32 @@ interface Utf8Writable {
   utf8Write(text: string, offset: number): number;
 }
 
-/** Writes all of buf[0, length) to fd (write(2) may write less than asked). */
-export function writeAllSync(fd: number, buf: Uint8Array, length = buf.length): void {
+/**
+ * Writes all of buf[0, length) to fd (write(2) may write less than asked), at the file's
+ * position (appending) or, given one, at `position` (pwrite).
+ */
+export function writeAllSync(
+  fd: number,
+  buf: Uint8Array,
+  length = buf.length,
+  position?: number,
+): void {
   let offset = 0;
-  while (offset < length) offset += writeSync(fd, buf, offset, length - offset);
+  while (offset < length) {
+    offset +=
+      position === undefined
+        ? writeSync(fd, buf, offset, length - offset)
+        : writeSync(fd, buf, offset, length - offset, position + offset);
+  }
 }
+
+/**
+ * Created empty and always appended to (O_APPEND): worker threads may meanwhile fill reserved
+ * ranges by pwrite through fds of their own, and this thread's next write still lands at the
+ * end of the file, not at a stale file position.
+ */
+export const TRUNCATE_AND_APPEND =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND;
 
 /**
  * Encodes lines straight into a reusable byte buffer. Cheaper than growing a string: a long
@@ -56,8 +77,10 @@ export class ByteBatch {
  * CPU-bound, each batch takes about a millisecond, and it keeps the hot loop free of awaits.
  */
 export class LineSink {
-  /** The open file (worker threads append to it directly, in turn). */
+  /** The open file (an XLSX worker appends to it directly). */
   readonly fd: number;
+  /** The file's path, when this sink opened it (CSV workers open it again to pwrite). */
+  readonly path: string | undefined;
   readonly #batch: ByteBatch;
   #closed = false;
   /** Lines written so far. */
@@ -67,8 +90,9 @@ export class LineSink {
 
   /** Opens file (truncating, or appending), or writes to an fd opened elsewhere (not closed here). */
   constructor(file: string | number, append = false) {
-    const fd = typeof file === "number" ? file : openSync(file, append ? "a" : "w");
+    const fd = typeof file === "number" ? file : openSync(file, append ? "a" : TRUNCATE_AND_APPEND);
     this.#owned = typeof file !== "number";
+    this.path = typeof file === "number" ? undefined : file;
     this.fd = fd;
     this.#batch = new ByteBatch(BUFFER_BYTES, (buf, length) => writeAllSync(fd, buf, length));
   }

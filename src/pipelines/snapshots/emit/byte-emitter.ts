@@ -42,6 +42,13 @@ interface CategoryBytes {
   hash: number;
 }
 
+/** True when raw equals b[a, e) (a plain loop: no closure per row, unlike every()). */
+function sameBytes(raw: Uint8Array, b: Uint8Array, a: number, e: number): boolean {
+  if (raw.length !== e - a) return false;
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== b[a + i]) return false;
+  return true;
+}
+
 /** Fast-path emitter for one batch reader; falls back to `rows` for anything unusual. */
 export class ByteRowEmitter {
   readonly #head: Buffer;
@@ -216,7 +223,7 @@ export class ByteRowEmitter {
     const list = this.#rawCategories.get(h);
     if (list) {
       for (const entry of list) {
-        if (entry.raw.length === e - a && entry.raw.every((x, i) => x === b[a + i])) return entry;
+        if (sameBytes(entry.raw, b, a, e)) return entry;
       }
     }
     const c = parseString(b.toString("utf8", a, e), false);

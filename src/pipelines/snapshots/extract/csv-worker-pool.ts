@@ -1,8 +1,9 @@
+import { closeSync, fstatSync, openSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
+import { startWorkerThread } from "../../../engine/threads/start-worker-thread.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
 import { CsvSyntaxError } from "./csv-records.ts";
 import type { WorkerBatch, WorkerDone, WorkerError, WorkerInit } from "./csv-worker.ts";
-import { startWorker } from "./start-worker.ts";
 import { EncodingError } from "./text-decoder.ts";
 
 /** A worker failed to read a batch. */
@@ -68,8 +69,9 @@ export class InlineBatchRunner implements BatchRunner {
 
 /**
  * Round-robin pool of CSV workers with at most two batches in flight per worker. Workers write
- * their output to the files themselves, in batch order (see csv-worker.ts); the pool collects
- * the counts, which do not depend on order.
+ * their output into the files themselves, at byte ranges reserved in batch order (see
+ * csv-worker.ts), through fds of their own that the pool opens on the sinks' paths and closes;
+ * the pool collects the counts, which do not depend on order.
  */
 export class CsvWorkerPool implements BatchRunner {
   readonly #workers: Worker[] = [];
@@ -81,21 +83,36 @@ export class CsvWorkerPool implements BatchRunner {
   #failure: Error | undefined;
   #wake: (() => void) | undefined;
 
+  /** Positional-write fds of the output files (ours to close). */
+  readonly #fds: number[];
+
+  /**
+   * Starts the workers. `files` are the output files in WorkerInit.fds order, each flushed:
+   * their current sizes are where the first batch's ranges begin.
+   */
   constructor(
     count: number,
-    init: Omit<WorkerInit, "turn">,
+    setup: BatchSetup,
+    files: string[],
     private readonly onCounts: (counts: WorkerDone["counts"]) => void,
   ) {
     const turn = new SharedArrayBuffer(8);
     this.#turn = new Int32Array(turn);
+    this.#fds = files.map((f) => openSync(f, "r+"));
+    const ends = new SharedArrayBuffer(8 * files.length);
+    const view = new Float64Array(ends);
+    this.#fds.forEach((fd, i) => {
+      view[i] = fstatSync(fd).size;
+    });
+    const init: WorkerInit = { type: "init", ...setup, fds: this.#fds, ends, turn };
     for (let i = 0; i < count; i++) {
-      const w = startWorker("csv-worker", WORKER_LIMITS);
+      const w = startWorkerThread(import.meta.url, "csv-worker", WORKER_LIMITS);
       w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m));
       w.on("error", (err) => this.#fail(err));
       w.on("exit", (code) => {
         if (code !== 0) this.#fail(new Error(`CSV worker exited with code ${code}`));
       });
-      w.postMessage({ ...init, turn });
+      w.postMessage(init);
       this.#workers.push(w);
     }
   }
@@ -137,6 +154,7 @@ export class CsvWorkerPool implements BatchRunner {
     Atomics.store(this.#turn, 1, 1);
     Atomics.notify(this.#turn, 0);
     await Promise.all(this.#workers.map((w) => w.terminate()));
+    for (const fd of this.#fds.splice(0)) closeSync(fd);
   }
 
   #receive(m: WorkerDone | WorkerError): void {

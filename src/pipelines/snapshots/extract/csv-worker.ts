@@ -1,8 +1,9 @@
 /**
- * Worker thread of the batch CSV reader: runs a CsvBatchProcessor on its batches and appends
- * the output to the run's files itself, in batch order: a shared counter says whose turn it is
- * (batch n writes after batch n-1), so nothing big crosses threads and output order is the
- * input order. Only the counts go back to the main thread.
+ * Worker thread of the batch CSV reader: runs a CsvBatchProcessor on its batches and writes
+ * the output into the run's files itself, in batch order: a shared counter says whose turn it
+ * is to reserve the next byte range of every file (batch n after batch n-1); the writes into
+ * the reserved ranges (pwrite) then run in parallel. Nothing big crosses threads and output
+ * order is the input order. Only the counts go back to the main thread.
  */
 import { parentPort } from "node:worker_threads";
 import { writeAllSync } from "../artifacts/line-sink.ts";
@@ -14,10 +15,11 @@ import { EncodingError } from "./text-decoder.ts";
 /** Sent once, before any batch. */
 export interface WorkerInit extends BatchSetup {
   type: "init";
-  factsFd: number;
-  badFd: number;
-  keyFds: number[];
-  /** Int32 [next batch to write, abort flag]. */
+  /** Files to pwrite into: facts, bad, then each key bucket (same order as `ends`). */
+  fds: number[];
+  /** Float64 per file: where the next reserved range starts (written only in turn). */
+  ends: SharedArrayBuffer;
+  /** Int32 [next batch to reserve, abort flag]. */
   turn: SharedArrayBuffer;
 }
 
@@ -57,7 +59,7 @@ export function errorKind(err: unknown): WorkerError["kind"] {
 let init: WorkerInit | undefined;
 let processor: CsvBatchProcessor | undefined;
 
-/** Blocks until it is batch seq's turn to write; throws if the read was aborted. */
+/** Blocks until it is batch seq's turn to reserve; throws if the read was aborted. */
 function waitTurn(turn: Int32Array, seq: number): void {
   for (;;) {
     if (Atomics.load(turn, 1) !== 0) throw new Error("aborted: another batch failed");
@@ -74,19 +76,25 @@ parentPort?.on("message", (msg: WorkerInit | WorkerBatch) => {
     return;
   }
   const turn = new Int32Array(init!.turn);
+  const ends = new Float64Array(init!.ends);
   try {
     const out = processor!.process(
       new Uint8Array(msg.buffer, msg.offset, msg.length),
       msg.firstLine,
     );
+    const parts = [out.facts, out.bad, ...out.keys];
+    const at: number[] = [];
     waitTurn(turn, msg.seq);
-    writeAllSync(init!.factsFd, out.facts);
-    writeAllSync(init!.badFd, out.bad);
-    out.keys.forEach((bytes, b) => {
-      if (bytes.length > 0) writeAllSync(init!.keyFds[b]!, bytes);
-    });
+    // Plain reads and writes of `ends` are ordered by the Atomics on `turn` around them.
+    for (let i = 0; i < parts.length; i++) {
+      at.push(ends[i]!);
+      ends[i] = ends[i]! + parts[i]!.length;
+    }
     Atomics.store(turn, 0, msg.seq + 1);
     Atomics.notify(turn, 0);
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i]!.length > 0) writeAllSync(init!.fds[i]!, parts[i]!, parts[i]!.length, at[i]);
+    }
     const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
     parentPort!.postMessage(done, [msg.buffer]);
   } catch (err) {

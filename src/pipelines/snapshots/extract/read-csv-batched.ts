@@ -99,15 +99,16 @@ export async function readCsvBatched(
         merge(r.counts);
       });
     }
-    // Workers append to these files directly: nothing may sit in our buffers.
+    // Workers write into these files directly, after what is there: nothing may sit in our
+    // buffers. Our later writes append (the sinks are O_APPEND).
     o.facts.flush();
     o.bad.flush();
     o.keys.flush();
-    return new CsvWorkerPool(
-      o.workers,
-      { type: "init", ...setup, factsFd: o.facts.fd, badFd: o.bad.fd, keyFds: o.keys.fds },
-      merge,
-    );
+    const files = [o.facts.path, o.bad.path, ...o.keys.paths];
+    if (files.some((f) => f === undefined) || o.keys.paths.length !== o.buckets) {
+      throw new Error("CSV workers need sinks that opened their own files");
+    }
+    return new CsvWorkerPool(o.workers, setup, files as string[], merge);
   };
 
   const handle = async (bytes: Uint8Array, firstLine: number) => {

@@ -79,6 +79,8 @@ export async function processFile(
     return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
   }
   const t1 = performance.now();
+  // The facts (hundreds of MB) reach the disk while the key index is checked, not after.
+  const flushing = storage.flushAhead?.(path.join(workDir, RUN_FILES.facts));
   const previous = await storage.readCurrent(scope.supplier);
   const keysDir = path.join(workDir, WORK_KEYS_DIR);
   const { diff, duplicates } = await dedupeAndDiff(
@@ -87,6 +89,7 @@ export async function processFile(
     previous ? previousIndex(storage, previous) : undefined,
   );
   await removeDuplicates(parsed, workDir, duplicates);
+  await flushing;
   const t2 = performance.now();
   const { totals } = parsed.emitter;
   const dq = decideDq(cfg, totals.good, totals.bad);

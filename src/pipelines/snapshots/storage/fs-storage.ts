@@ -182,6 +182,16 @@ export class FsSnapshotStorage implements SnapshotStorage {
 
   async saveRunFiles(): Promise<void> {}
 
+  async flushAhead(file: string): Promise<void> {
+    if (!this.durable) return;
+    try {
+      const h = await open(file, "r");
+      await h.datasync().finally(() => h.close());
+    } catch {
+      // #sealTree syncs again and reports the error
+    }
+  }
+
   async discardWorkDir(): Promise<void> {}
 
   async createState(supplier: string, runId: string, localDir: string): Promise<void> {

@@ -76,6 +76,12 @@ export interface SnapshotStorage {
   runWorkDir(runId: string): Promise<string>;
   /** Makes work-dir files part of runs/<run_id>/ (fs: already there; s3: uploads them). */
   saveRunFiles(runId: string, names: readonly string[]): Promise<void>;
+  /**
+   * Optional: starts writing a finished work-dir file to disk in the background, so that the
+   * fsync sealing its state later finds nothing left to write. Never rejects (the seal reports
+   * real errors).
+   */
+  flushAhead?(file: string): Promise<void>;
   /** Drops the local work folder of an s3 run (fs: nothing, the folder is the run's). */
   discardWorkDir(runId: string): Promise<void>;
   /**

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { S3BlobStore } from "../../../infra/blobs/s3-blob-store.ts";
 import { FsSnapshotStorage } from "./fs-storage.ts";
 import { ObjectSnapshotStorage } from "./object-storage.ts";
-import type { SnapshotStorage, StatePointer } from "./snapshot-storage.ts";
+import type { SnapshotStorage, StatePointer, StatePublication } from "./snapshot-storage.ts";
 
 const BUCKET = "tm-snapshots";
 let server: S3rver;
@@ -47,28 +47,8 @@ afterAll(async () => {
 });
 
 /** A local folder shaped like a state: facts, keys/, publication.json. */
-function localState(runId: string, facts: string): string {
-  const dir = path.join(tmp("tm-state-"), ".state");
-  mkdirSync(path.join(dir, "keys"), { recursive: true });
-  writeFileSync(path.join(dir, "facts.ndjson"), facts);
-  writeFileSync(path.join(dir, "keys", "0000.tsv"), "");
-  writeFileSync(
-    path.join(dir, "publication.json"),
-    JSON.stringify({
-      run_id: runId,
-      supplier: "acme",
-      input_filename: "f.csv",
-      input_sha256: "ab".repeat(32),
-      fact_count: 1,
-      multi_category: false,
-      key_buckets: 16,
-      created_at: "2026-01-01T00:00:00.000Z",
-    }),
-  );
-  return dir;
-}
-
-function pointer(runId: string, at: string): StatePointer {
+/** The publication.json of a one-fact state of acme. */
+function publication(runId: string): StatePublication {
   return {
     run_id: runId,
     supplier: "acme",
@@ -78,6 +58,21 @@ function pointer(runId: string, at: string): StatePointer {
     multi_category: false,
     key_buckets: 16,
     created_at: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+function localState(runId: string, facts: string): string {
+  const dir = path.join(tmp("tm-state-"), ".state");
+  mkdirSync(path.join(dir, "keys"), { recursive: true });
+  writeFileSync(path.join(dir, "facts.ndjson"), facts);
+  writeFileSync(path.join(dir, "keys", "0000.tsv"), "");
+  writeFileSync(path.join(dir, "publication.json"), JSON.stringify(publication(runId)));
+  return dir;
+}
+
+function pointer(runId: string, at: string): StatePointer {
+  return {
+    ...publication(runId),
     published_at: at,
     state_path: `state_store/acme/${runId}`,
   };
