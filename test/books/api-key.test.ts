@@ -19,9 +19,13 @@ afterEach(() => {
 });
 
 describeEachDialect("books API key", (h) => {
-  it("fails naming the variable when it is unset and the real Google endpoint is configured", async () => {
-    const { runtime } = await openBooksRuntime(h); // no base_url: https://www.googleapis.com
-    const params = exampleParams({ api_key_env: VAR });
+  /** Adds job `j` with these params to a fresh books runtime and runs it (dry run). */
+  async function runJob(
+    overrides: Parameters<typeof exampleParams>[0],
+    settings?: Parameters<typeof openBooksRuntime>[1],
+  ) {
+    const { runtime, logs } = await openBooksRuntime(h, settings);
+    const params = exampleParams({ api_key_env: VAR, ...overrides });
     await addBooksJob(runtime, "j", params);
     const report = await executeRun(runtime, {
       jobName: "j",
@@ -29,6 +33,11 @@ describeEachDialect("books API key", (h) => {
       params,
       dryRun: true,
     });
+    return { runtime, logs, report };
+  }
+
+  it("fails naming the variable when it is unset and the real Google endpoint is configured", async () => {
+    const { report } = await runJob({}); // no base_url: https://www.googleapis.com
     expect(report.status).toBe("failed");
     expect(report.error).toBe(
       `environment variable ${VAR} (named by params.api_key_env) is not set: export the Google Books API key in it`,
@@ -42,15 +51,7 @@ describeEachDialect("books API key", (h) => {
       sizes: { "intitle:consulting": 100, "subject:management": 100 },
       apiKeys: [key],
     });
-    const { runtime, logs } = await openBooksRuntime(h, { books: { base_url: server.url } });
-    const params = exampleParams({ api_key_env: VAR });
-    await addBooksJob(runtime, "j", params);
-    const report = await executeRun(runtime, {
-      jobName: "j",
-      jobType: "books.run",
-      params,
-      dryRun: true,
-    });
+    const { runtime, logs, report } = await runJob({}, { books: { base_url: server.url } });
     expect(report.status).toBe("succeeded");
     expect(fake.calls.map((c) => c.key)).toEqual([key, key]);
     const usage = await typed<BooksTables>(runtime.db)
@@ -66,15 +67,7 @@ describeEachDialect("books API key", (h) => {
     const { fake, server } = await startBooksFake({
       sizes: { "intitle:consulting": 100, "subject:management": 100 },
     });
-    const { runtime, logs } = await openBooksRuntime(h, { books: { base_url: server.url } });
-    const params = exampleParams({ api_key_env: VAR });
-    await addBooksJob(runtime, "j", params);
-    const report = await executeRun(runtime, {
-      jobName: "j",
-      jobType: "books.run",
-      params,
-      dryRun: true,
-    });
+    const { logs, report } = await runJob({}, { books: { base_url: server.url } });
     expect(report.status).toBe("succeeded");
     expect(fake.calls.every((c) => c.key === undefined)).toBe(true);
     expect(
@@ -90,15 +83,10 @@ describeEachDialect("books API key", (h) => {
       sizes: { "intitle:consulting": 100 },
       apiKeys: ["right-key"],
     });
-    const { runtime } = await openBooksRuntime(h, { books: { base_url: server.url } });
-    const params = exampleParams({ api_key_env: VAR, queries: ["intitle:consulting"] });
-    await addBooksJob(runtime, "j", params);
-    const report = await executeRun(runtime, {
-      jobName: "j",
-      jobType: "books.run",
-      params,
-      dryRun: true,
-    });
+    const { report } = await runJob(
+      { queries: ["intitle:consulting"] },
+      { books: { base_url: server.url } },
+    );
     expect(report.status).toBe("failed");
     expect(report.error).toMatch(/HTTP 400: .*API key not valid/);
     expect(report.error).not.toContain("wrong-key");

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatTable } from "../format-table.ts";
+import { formatTable } from "../../engine/output/format-table.ts";
 import type { CliSession } from "../session.ts";
 
 /** `tidemark db migrate | status`. */

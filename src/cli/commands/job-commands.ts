@@ -5,8 +5,8 @@ import { stringify } from "yaml";
 import { UsageError } from "../../engine/errors.ts";
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
 import type { JobService } from "../../engine/jobs/job-service.ts";
+import { formatTable } from "../../engine/output/format-table.ts";
 import { readYamlFile } from "../../infra/config/load-config.ts";
-import { formatTable } from "../format-table.ts";
 import { jsonValue } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
 

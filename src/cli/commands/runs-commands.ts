@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { NotFoundError, UsageError } from "../../engine/errors.ts";
+import { formatTable } from "../../engine/output/format-table.ts";
 import type { RunRecord } from "../../engine/runs/run-repo.ts";
-import { formatTable } from "../format-table.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
 

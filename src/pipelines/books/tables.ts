@@ -1,3 +1,5 @@
+import type { NormalizedBook } from "./normalize/normalize-volume.ts";
+
 /**
  * Tables of the books pipeline. `collect_cursor` keeps the seed's name and columns (no schema,
  * so `SELECT * FROM collect_cursor` works as the seed's manual check expects); the others live
@@ -24,33 +26,15 @@ export interface CollectCursorRow {
   last_updated_at: string;
 }
 
-/** One Google Books volume, keyed by its volume id. */
-export interface VolumeRow {
-  volume_id: string;
-  title: string;
-  subtitle: string | null;
+/**
+ * One Google Books volume, keyed by its volume id: the normalised fields, with the lists stored
+ * as JSON text (one shape on both dialects).
+ */
+export interface VolumeRow extends Omit<NormalizedBook, "authors" | "categories"> {
   /** JSON array of names. */
   authors: string;
-  publisher: string | null;
-  /** As Google gives it: `1894`, `2002-02` or `2022-08-23`. */
-  published_date: string | null;
-  /** YYYYMMDD as a number, `00` for missing parts (`2002-02` → 20020200); 0 when unknown. */
-  published_sort: number;
-  description: string | null;
-  isbn13: string | null;
-  isbn10: string | null;
-  page_count: number | null;
   /** JSON array. */
   categories: string;
-  average_rating: number | null;
-  ratings_count: number | null;
-  language: string | null;
-  print_type: string | null;
-  thumbnail: string | null;
-  info_link: string | null;
-  canonical_link: string | null;
-  /** Content hash of the normalised fields: unchanged volumes are not rewritten. */
-  content_hash: string;
   first_seen_at: string;
   updated_at: string;
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { escapeHtml } from "../mail/digest.ts";
 
 /** A deterministic number from the parts (same parts, same number, every process). */
 export function seeded(...parts: Array<string | number>): number {
@@ -114,15 +115,6 @@ function isbn10(isbn: string): string {
   const sum = [...core].reduce((acc, d, i) => acc + Number(d) * (10 - i), 0);
   const check = (11 - (sum % 11)) % 11;
   return `${core}${check === 10 ? "X" : String(check)}`;
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }
 
 /** Options that change which volumes a search finds. */

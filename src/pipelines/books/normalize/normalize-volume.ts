@@ -8,7 +8,9 @@ export interface BookFields {
   subtitle: string | null;
   authors: string[];
   publisher: string | null;
+  /** As Google gives it: `1894`, `2002-02` or `2022-08-23`. */
   published_date: string | null;
+  /** YYYYMMDD as a number, `00` for missing parts (`2002-02` → 20020200); 0 when unknown. */
   published_sort: number;
   description: string | null;
   isbn13: string | null;
@@ -26,6 +28,7 @@ export interface BookFields {
 
 /** A book ready to upsert, with the hash that tells whether it changed. */
 export interface NormalizedBook extends BookFields {
+  /** Content hash of the normalised fields: unchanged volumes are not rewritten. */
   content_hash: string;
 }
 

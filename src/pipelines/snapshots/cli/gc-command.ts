@@ -1,4 +1,4 @@
-import { formatTable } from "../../../cli/format-table.ts";
+import { formatTable } from "../../../engine/output/format-table.ts";
 import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
 import { runGc } from "../gc/run-gc.ts";
 

@@ -1,7 +1,7 @@
-import { formatTable } from "../../../cli/format-table.ts";
+import { formatTable } from "../../../engine/output/format-table.ts";
 import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
-import { snapshotsStatus } from "../monitoring/status.ts";
+import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
 
 function age(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;
@@ -45,9 +45,7 @@ export async function statusCommand(
         s.state?.run_id ?? null,
         s.state ? age(s.state.age_seconds) : null,
         s.state?.fact_count ?? null,
-        s.last_run
-          ? `${s.last_run.status}${s.last_run.reason_code ? ` ${s.last_run.reason_code}` : ""}`
-          : null,
+        lastRunText(s),
         s.consecutive_fails,
         s.identical_sha.count,
         s.inbox_files,

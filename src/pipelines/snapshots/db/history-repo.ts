@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { type Database, typed } from "../../../infra/db/open-database.ts";
-import type { InputDisposition, RunTable, SnapshotTables } from "./tables.ts";
+import type { InputEventTable, RunTable, SnapshotTables } from "./tables.ts";
 
 /** Fields set when a run ends. */
 export type RunEnd = Partial<Omit<RunTable, "run_id" | "supplier" | "started_at">> & {
@@ -101,16 +101,7 @@ export class HistoryRepo {
   }
 
   /** Records inbox events in the order given. */
-  async addInputEvents(
-    events: Array<{
-      supplier: string;
-      run_id: string;
-      observed_at: string;
-      filename: string;
-      sha256: string;
-      disposition: InputDisposition;
-    }>,
-  ): Promise<void> {
+  async addInputEvents(events: Array<Omit<InputEventTable, "id">>): Promise<void> {
     if (events.length === 0) return;
     await this.#db.insertInto("snapshots.input_event").values(events).execute();
   }

@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { formatTable } from "../../../cli/format-table.ts";
+import { formatTable } from "../../../engine/output/format-table.ts";
 import type { DemoContext } from "../../../engine/registry/pipeline-definition.ts";
 import { executeRun } from "../../../engine/runs/job-runner.ts";
 import { describeResult } from "../cli/print-result.ts";
 import { resolveSettings } from "../config/settings.ts";
 import type { IngestResult } from "../ingest/types.ts";
 import { inboxDir } from "../layout/tree.ts";
-import { snapshotsStatus } from "../monitoring/status.ts";
+import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
 import {
   csvText,
   MINIMAL_CONFIG,
@@ -100,9 +100,7 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
         s.supplier,
         s.state?.run_id ?? null,
         s.state?.fact_count ?? null,
-        s.last_run
-          ? `${s.last_run.status}${s.last_run.reason_code ? ` ${s.last_run.reason_code}` : ""}`
-          : null,
+        lastRunText(s),
         s.consecutive_fails,
         s.identical_sha.count,
       ]),

@@ -54,6 +54,13 @@ export interface SupplierStatus {
   };
 }
 
+/** The last run as one table cell: `PASS`, `FAIL DQ_BAD_RATIO`, … (null when none). */
+export function lastRunText(s: SupplierStatus): string | null {
+  if (!s.last_run) return null;
+  const { status, reason_code } = s.last_run;
+  return reason_code ? `${status} ${reason_code}` : status;
+}
+
 /** What snapshotsStatus needs: a Runtime or a JobContext fits. */
 export interface StatusSources {
   config: Config;
