@@ -29,6 +29,25 @@ export interface HttpRequestEvent {
   outcome: "ok" | "retry" | "error";
 }
 
+/** A limiter shared beyond this client, e.g. SharedRateLimiter (one bucket for all processes). */
+export interface SharedTokenLimiter {
+  /** Waits for and takes one token of `key`'s bucket; rejects when `signal` aborts. */
+  acquire(
+    key: string,
+    limit: { ratePerSecond: number; burst: number },
+    signal?: AbortSignal,
+  ): Promise<void>;
+}
+
+/** One token of a shared bucket is taken before every attempt (retries included). */
+export interface SharedLimitOptions {
+  limiter: SharedTokenLimiter;
+  /** The bucket, typically one per API credential (a hash of it, never the secret). */
+  key: string;
+  ratePerSecond: number;
+  burst: number;
+}
+
 /** Construction options of HttpClient. */
 export interface HttpClientOptions {
   /** Prefix of relative targets: `baseUrl` + `/volumes` keeps the base path. */
@@ -38,11 +57,16 @@ export interface HttpClientOptions {
   retry?: RetryPolicyOptions | RetryPolicy;
   /** Per-host limits shared by every request of this client. */
   rateLimit?: RateLimitOptions;
+  /** A rate limit shared with other clients and processes, applied on top of `rateLimit`. */
+  sharedLimit?: SharedLimitOptions;
   /** Sent with every request (e.g. an `Authorization` header; never logged). */
   headers?: Readonly<Record<string, string>>;
   logger: Logger;
   userAgent: string;
-  /** Tells a quota-exhausted 429/403 from a retryable one (default: Google-style reasons). */
+  /**
+   * Tells a quota-exhausted 429/403 from a retryable one. The API's client supplies it; without
+   * one no response is a quota error (every 429 is retried).
+   */
   isQuotaError?: QuotaErrorDetector;
   /** Injectable fetch (default: the global one). */
   fetch?: typeof fetch;

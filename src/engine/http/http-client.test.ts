@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { silentLogger } from "../../infra/logging/logger.ts";
-import { type FakeServer, startFakeServer } from "../../testing/fake-server.ts";
+import { type FakeServer, startFakeServer } from "../fakes/fake-server.ts";
 import { HttpClient } from "./http-client.ts";
 import type { HttpClientOptions, HttpRequestEvent } from "./http-client-types.ts";
 import {
@@ -137,7 +137,10 @@ describe("HttpClient.getJson", () => {
 
   it("throws QuotaExceededError on a quota 429 without retrying", async () => {
     server.faults.set({ statusSequence: [{ status: 429, body: quotaBody }] });
-    const { client, sleeps } = makeClient();
+    // The API's client supplies the rule (books passes Google's); this one reads the body.
+    const { client, sleeps } = makeClient({
+      isQuotaError: (_res, body) => body.includes("Queries per day"),
+    });
     const err = await caught(() => client.getJson("volumes", { schema: Volumes }));
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect((err as QuotaExceededError).status).toBe(429);
@@ -154,6 +157,14 @@ describe("HttpClient.getJson", () => {
     await expect(client.getJson("volumes", { schema: Volumes })).rejects.toBeInstanceOf(
       QuotaExceededError,
     );
+  });
+
+  it("has no vendor rule of its own: without a detector a quota 429 is retried", async () => {
+    server.faults.set({ statusSequence: [{ status: 429, body: quotaBody }] });
+    const { client, sleeps } = makeClient();
+    await expect(client.getJson("volumes", { schema: Volumes })).resolves.toEqual(volumes);
+    expect(server.requests).toHaveLength(2);
+    expect(sleeps).toHaveLength(1);
   });
 
   it("retries a plain 429 (no quota meaning)", async () => {
@@ -337,6 +348,44 @@ describe("HttpClient rate limits", () => {
     });
     await Promise.all(Array.from({ length: 6 }, () => client.request("volumes")));
     expect(server.stats.maxConcurrent).toBe(3);
+  });
+
+  it("takes a shared token before every attempt, retries included", async () => {
+    server.faults.set({ statusSequence: [503] });
+    const taken: unknown[] = [];
+    const limiter = {
+      acquire: async (key: string, limit: object) => {
+        // A token is taken before the request it pays for is sent.
+        taken.push({ key, limit, sentBefore: server.requests.length });
+      },
+    };
+    const { client } = makeClient({
+      sharedLimit: { limiter, key: "api:k1", ratePerSecond: 2, burst: 3 },
+    });
+    await client.request("volumes");
+    const limit = { ratePerSecond: 2, burst: 3 };
+    expect(taken).toEqual([
+      { key: "api:k1", limit, sentBefore: 0 },
+      { key: "api:k1", limit, sentBefore: 1 },
+    ]);
+  });
+
+  it("sends nothing while waiting for a shared token, and stops waiting on abort", async () => {
+    const limiter = {
+      acquire: (_key: string, _limit: object, signal?: AbortSignal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+    };
+    const { client } = makeClient({
+      sharedLimit: { limiter, key: "api:k1", ratePerSecond: 1, burst: 1 },
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("stop requested")), 50);
+    await expect(client.request("volumes", { signal: controller.signal })).rejects.toThrow(
+      "stop requested",
+    );
+    expect(server.requests).toHaveLength(0);
   });
 
   it("stays under an API's rate limit (no 429 from the fake's emulation)", async () => {

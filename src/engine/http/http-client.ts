@@ -11,13 +11,13 @@ import type {
   HttpResponse,
   QueryParams,
   RequestOptions,
+  SharedLimitOptions,
 } from "./http-client-types.ts";
 import {
   BadPayloadError,
   ClientHttpError,
   type HttpError,
   type HttpErrorInit,
-  isGoogleQuotaError,
   NotFoundHttpError,
   type QuotaErrorDetector,
   QuotaExceededError,
@@ -47,6 +47,9 @@ type Verdict =
   | { kind: "ok"; response: Omit<HttpResponse, "attempts"> }
   | { kind: "fatal"; error: HttpError }
   | { kind: "retry"; error: HttpError; notProcessed: boolean };
+
+/** The engine knows no API's quota rules: without a detector nothing is a quota error. */
+const noQuotaErrors: QuotaErrorDetector = () => false;
 
 /** Status is 2xx. */
 function isSuccess(status: number): boolean {
@@ -82,6 +85,7 @@ export class HttpClient {
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #limiters: HostLimiterPool;
+  readonly #sharedLimit: SharedLimitOptions | undefined;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #logger: Logger;
   readonly #userAgent: string;
@@ -95,10 +99,11 @@ export class HttpClient {
     this.#retry =
       options.retry instanceof RetryPolicy ? options.retry : new RetryPolicy(options.retry);
     this.#limiters = new HostLimiterPool(options.rateLimit);
+    this.#sharedLimit = options.sharedLimit;
     this.#headers = options.headers ?? {};
     this.#logger = options.logger;
     this.#userAgent = options.userAgent;
-    this.#isQuotaError = options.isQuotaError ?? isGoogleQuotaError;
+    this.#isQuotaError = options.isQuotaError ?? noQuotaErrors;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#onRequest = options.onRequest;
   }
@@ -166,10 +171,12 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
       // Each attempt takes its own slot; the backoff sleep below holds none.
-      const result = await limiter.run(
-        () => this.#attempt(url, method, headers, options),
-        options.signal,
-      );
+      const result = await limiter.run(async () => {
+        // Inside the slot, right before sending: a token taken earlier could be spent late,
+        // bunching requests that the shared bucket had spaced out.
+        await this.#takeSharedToken(options.signal);
+        return this.#attempt(url, method, headers, options);
+      }, options.signal);
       const status = result.status;
       const verdict = this.#classify(result, accept, { method, url: url.href, attempts: attempt });
       const canRepeat =
@@ -210,6 +217,12 @@ export class HttpClient {
       );
       await this.#retry.sleep(delayMs, options.signal);
     }
+  }
+
+  async #takeSharedToken(signal: AbortSignal | undefined): Promise<void> {
+    if (!this.#sharedLimit) return;
+    const { limiter, key, ratePerSecond, burst } = this.#sharedLimit;
+    await limiter.acquire(key, { ratePerSecond, burst }, signal);
   }
 
   async #attempt(

@@ -14,6 +14,8 @@ export type {
   QueryParams,
   QueryValue,
   RequestOptions,
+  SharedLimitOptions,
+  SharedTokenLimiter,
 } from "./http-client-types.ts";
 export {
   BadPayloadError,
@@ -23,7 +25,6 @@ export {
   HttpError,
   type HttpErrorInit,
   type IssueLike,
-  isGoogleQuotaError,
   NotFoundHttpError,
   type QuotaErrorDetector,
   QuotaExceededError,
@@ -34,6 +35,20 @@ export {
   redactFreeText,
   summarizeIssues,
 } from "./http-errors.ts";
+export { nextLinkFromHeader } from "./link-header.ts";
+export {
+  type NextUrlPaging,
+  type OffsetPaging,
+  type Page,
+  type PageDecoder,
+  type PageRequest,
+  PaginationError,
+  type PagingOptions,
+  paginateByNextUrl,
+  paginateByOffset,
+  paginateByToken,
+  type TokenPaging,
+} from "./paginate.ts";
 export { parseJsonBody } from "./parse-json-body.ts";
 export {
   abortableSleep,

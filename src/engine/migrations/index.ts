@@ -8,5 +8,7 @@ export const engineMigrations: MigrationScope = {
     "0002-queue": await import("./0002-queue.ts"),
     "0003-scheduler": await import("./0003-scheduler.ts"),
     "0004-lease-owner": await import("./0004-lease-owner.ts"),
+    "0005-cursors": await import("./0005-cursors.ts"),
+    "0006-rate-limits": await import("./0006-rate-limits.ts"),
   }),
 };

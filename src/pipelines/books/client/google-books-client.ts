@@ -1,7 +1,7 @@
-import { HttpClient } from "../../../engine/http/index.ts";
-import type { Logger } from "../../../infra/logging/logger.ts";
+import { HttpClient, type Logger } from "../../../engine/index.ts";
 import type { BooksRunParams } from "../params.ts";
 import type { BooksSettings } from "../settings.ts";
+import { isGoogleQuotaError } from "./google-quota-error.ts";
 import { type VolumesResponse, volumesResponseSchema } from "./volumes-schema.ts";
 
 /** One page request. */
@@ -46,6 +46,8 @@ export function googleBooksFetcher(options: {
     rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: 2 },
     logger: options.logger,
     userAgent: "tidemark-books/0.1 (+https://github.com/tidemark)",
+    // Google's daily quota ends a run instead of being retried; the engine has no such rule.
+    isQuotaError: isGoogleQuotaError,
     onRequest: (event) => {
       attempts = event.attempt;
     },

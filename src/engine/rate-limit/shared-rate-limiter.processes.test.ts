@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { migrateToLatest } from "../../infra/db/migrator.ts";
+import { openDatabase } from "../../infra/db/open-database.ts";
+import { describeEachDialect } from "../../testing/dialects.ts";
+import { type FakeServer, startFakeServer } from "../fakes/fake-server.ts";
+import { engineMigrations } from "../migrations/index.ts";
+import type { RateLimitChildPlan } from "./testing/rate-limit-child.ts";
+
+const CHILD = fileURLToPath(new URL("./testing/rate-limit-child.ts", import.meta.url));
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+/** A child process hammering the fake through the shared limit. */
+interface Child {
+  ready: Promise<void>;
+  go(): void;
+  /** The request times it reports, once it has exited. */
+  stamps: Promise<number[]>;
+}
+
+function startChild(plan: RateLimitChildPlan): Child {
+  const child = spawn(process.execPath, ["--import", TSX, CHILD, JSON.stringify(plan)], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => {
+    err += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => {
+      out += d;
+      if (out.includes("ready\n")) resolve();
+    });
+    void exited.then((code) => reject(new Error(`child exited (${code}) before ready:\n${err}`)));
+  });
+  const stamps = exited.then((code) => {
+    const line = out.split("\n").find((l) => l.startsWith("{"));
+    if (code !== 0 || !line) throw new Error(`child exited (${code}):\n${out}\n${err}`);
+    return (JSON.parse(line) as { stamps: number[] }).stamps;
+  });
+  return { ready, go: () => child.stdin.end("go\n"), stamps };
+}
+
+let server: FakeServer;
+beforeAll(async () => {
+  server = await startFakeServer(() => Response.json({ ok: true }));
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describeEachDialect("shared rate limit across processes", (h) => {
+  it("two processes hammering one key together never exceed burst + rate × elapsed", {
+    timeout: 90_000,
+  }, async () => {
+    const target = await h.freshTarget();
+    const db = await openDatabase(target);
+    try {
+      await migrateToLatest(db, [engineMigrations]);
+    } finally {
+      await db.close();
+    }
+    server.reset();
+    // 10/s: one request of slack below is 100 ms, more than a loaded machine's event-loop lag.
+    const ratePerSecond = 10;
+    const burst = 3;
+    const durationMs = 3_000;
+    const plan = { target, url: `${server.url}/x`, key: "api:shared", ratePerSecond, burst };
+    const children = [1, 2].map(() => startChild({ ...plan, durationMs, loops: 3 }));
+    await Promise.all(children.map((c) => c.ready));
+    for (const c of children) c.go();
+    const perChild = await Promise.all(children.map((c) => c.stamps));
+
+    const all = perChild.flat().sort((a, b) => a - b);
+    expect(server.requests).toHaveLength(all.length);
+    // Every window [t_i, t_j] holds at most burst + rate × its length requests. One request of
+    // slack: a request is stamped when it is sent, a little after its token was granted.
+    let worst = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < all.length; i++) {
+      for (let j = i; j < all.length; j++) {
+        const allowed = burst + (ratePerSecond * (all[j]! - all[i]!)) / 1000;
+        worst = Math.max(worst, j - i + 1 - allowed);
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(1);
+    // And the limit is used, by both processes: not a test that passes by sending nothing.
+    const span = all.at(-1)! - all[0]!;
+    expect(all.length).toBeGreaterThanOrEqual(0.7 * (burst + (ratePerSecond * span) / 1000));
+    for (const stamps of perChild) expect(stamps.length).toBeGreaterThanOrEqual(5);
+  });
+});
