@@ -7,5 +7,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores on CI: a couple of workers keeps Postgres and child processes responsive.
     maxWorkers: 2,
+    // A fresh TMPDIR per run; anything left in it fails the run.
+    globalSetup: ["./test/support/temp-dir-guard.ts"],
+    // After the summary: how many Postgres tests did not run, and why.
+    reporters: ["default", "./test/support/postgres-skip-reporter.ts"],
   },
 });

@@ -33,7 +33,7 @@ export function registerRunHistoryGauges(registry: Registry, db: Database, logge
   };
   new Gauge({
     name: "tidemark_job_runs_recorded",
-    help: "Runs recorded in tm_runs by any process, by job and status",
+    help: "Runs recorded in the database by any process, by job and status",
     labelNames: ["job", "status"],
     registers: [registry],
     async collect() {
@@ -44,7 +44,7 @@ export function registerRunHistoryGauges(registry: Registry, db: Database, logge
   });
   new Gauge({
     name: "tidemark_job_last_run_timestamp_seconds",
-    help: "Start time (Unix seconds) of each job's latest run per status, from tm_runs",
+    help: "Start time (Unix seconds) of each job's latest run per status, from the database",
     labelNames: ["job", "status"],
     registers: [registry],
     async collect() {

@@ -1,11 +1,17 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { typed } from "../../infra/db/open-database.ts";
 import { silentLogger } from "../../infra/logging/logger.ts";
-import { startFakeServer } from "../../testing/fake-server.ts";
+import { describeEachDialect } from "../../testing/dialects.ts";
+import { openTestRuntime } from "../../testing/test-runtime.ts";
+import type { EngineTables } from "../engine-tables.ts";
+import { startFakeServer } from "../fakes/fake-server.ts";
 import { HttpClient } from "../http/http-client.ts";
 import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
+import { lintExposition } from "./exposition-lint.ts";
 import { httpMetricsHook, useProcessMetrics } from "./http-metrics-hook.ts";
 import { TidemarkMetrics } from "./tidemark-metrics.ts";
 
@@ -158,5 +164,68 @@ describe("metrics", () => {
     const text = await m.text();
     expect(text).toContain("# TYPE tidemark_queue_messages gauge");
     expect(text).not.toContain('state="queued"} 9');
+  });
+});
+
+/**
+ * prom-client's default metrics that `promtool check metrics` flags: gauges with a counter's
+ * `_total` suffix. Kept under prom-client's standard names (docs/server.md says why).
+ */
+const PROM_CLIENT_DEFAULTS_FLAGGED = [
+  "nodejs_active_handles_total",
+  "nodejs_active_requests_total",
+  "nodejs_active_resources_total",
+];
+
+describeEachDialect("metric names and HELP follow promtool's rules", (h) => {
+  it("every Tidemark metric, each with samples, passes", async () => {
+    const runtime = await openTestRuntime(h);
+    await typed<EngineTables>(runtime.db)
+      .insertInto("tm_runs")
+      .values({
+        run_id: "a_20260101T000000Z_abcdef",
+        job_name: "a",
+        job_type: "test.echo",
+        status: "succeeded",
+        started_at: "2026-01-01T00:00:00.000Z",
+        finished_at: "2026-01-01T00:00:02.500Z",
+        summary: null,
+        error: null,
+        dry_run: 0,
+        lease_key: "job:a",
+        host: "h",
+        pid: 1,
+      })
+      .execute();
+    const m = new TidemarkMetrics();
+    const events = new RunEvents(silentLogger());
+    m.observeRuns(events);
+    events.emitRunEnded(ended());
+    m.recordHttp(attempt({ outcome: "retry" }));
+    m.watchQueue(
+      statsQueue(async () => [
+        { queue: "runs", queued: 1, active: 0, deadLettered: 0, oldestQueuedAgeSeconds: 3 },
+      ]),
+    );
+    m.queueRetries.inc({ queue: "runs" });
+    m.schedulerFires.inc({ job: "a", outcome: "queued" });
+    m.watchRunHistory(runtime.db);
+    const text = await m.text();
+    const families = [...text.matchAll(/^# TYPE (\S+)/gm)].map((x) => x[1]);
+    // Every family has at least one sample, so label names are checked too.
+    for (const name of families) expect(text).toMatch(new RegExp(`^${name}(_bucket)?\\{`, "m"));
+    expect(families).toContain("tidemark_job_last_run_timestamp_seconds");
+    expect(lintExposition(text)).toEqual([]);
+  });
+});
+
+describe("prom-client's default metrics", () => {
+  it("add only the gauges docs/server.md lists as flagged by promtool", async () => {
+    const text = await new TidemarkMetrics({ defaultMetrics: true }).text();
+    expect(text).toContain("# TYPE process_cpu_seconds_total counter");
+    const flagged = lintExposition(text).map((p) => p.split(":")[0]);
+    expect(flagged.sort()).toEqual(PROM_CLIENT_DEFAULTS_FLAGGED);
+    const docs = readFileSync(new URL("../../../docs/server.md", import.meta.url), "utf8");
+    for (const name of PROM_CLIENT_DEFAULTS_FLAGGED) expect(docs).toContain(`\`${name}\``);
   });
 });
