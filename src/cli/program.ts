@@ -3,6 +3,7 @@ import type { CliServices } from "../engine/registry/pipeline-definition.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import { registerDbCommands } from "./commands/db-commands.ts";
 import { registerDemoCommand } from "./commands/demo-command.ts";
+import { registerFakeCommand } from "./commands/fake-command.ts";
 import { registerHashCommand } from "./commands/hash-command.ts";
 import { registerInitCommand } from "./commands/init-command.ts";
 import { registerJobCommands } from "./commands/job-commands.ts";
@@ -11,6 +12,7 @@ import { registerRunCommands } from "./commands/run-commands.ts";
 import { registerRunsCommands } from "./commands/runs-commands.ts";
 import { registerServeCommands } from "./commands/serve-commands.ts";
 import type { CliIo } from "./io.ts";
+import { mountPipelineCommands } from "./mount-pipeline-commands.ts";
 import { CliSession, type GlobalOptions } from "./session.ts";
 
 const EXIT_CODES = `
@@ -47,6 +49,7 @@ export function buildProgram(
         "silent",
       ]),
     )
+    .option("--verbose", "print stack traces with errors (errors are one line without it)")
     .addHelpText("after", EXIT_CODES)
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) })
@@ -60,14 +63,20 @@ export function buildProgram(
   registerQueueCommands(program, session);
   registerHashCommand(program, session);
   registerDemoCommand(program, session);
+  registerFakeCommand(program, session);
   registerServeCommands(program, session);
 
   const services: CliServices = {
     runtime: () => session.runtime(),
     print: (line) => session.print(line),
     write: (text) => session.write(text),
+    setExitCode: (code) => {
+      session.exitCode = Math.max(session.exitCode, code);
+    },
+    cwd: io.cwd,
+    environ: io.env,
   };
-  for (const pipeline of registry.pipelines) pipeline.cli?.(program, services);
+  mountPipelineCommands(program, registry.pipelines, services);
 
   // Every subcommand shares the root's output routing and exit override.
   const configure = (cmd: Command) => {

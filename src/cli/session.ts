@@ -8,6 +8,24 @@ import type { CliIo } from "./io.ts";
 export interface GlobalOptions {
   config?: string;
   logLevel?: string;
+  verbose?: boolean;
+}
+
+/** Long-running processes: they log at the configured level (info by default). */
+const SERVICE_COMMANDS = new Set(["serve", "worker"]);
+
+/**
+ * Log level of one-shot commands unless --log-level, TIDEMARK_LOG_LEVEL or `log.level` says
+ * otherwise: their human summary on stdout is the report, so info lines would only repeat it.
+ */
+const ONE_SHOT_LEVEL = "warn";
+
+/** True when the config file itself sets `log.level`. */
+async function fileSetsLogLevel(file: string | undefined): Promise<boolean> {
+  if (!file) return false;
+  const { readYamlFile } = await import("../infra/config/load-config.ts");
+  const raw = readYamlFile(file) as { log?: { level?: unknown } } | null;
+  return raw?.log?.level !== undefined;
 }
 
 /**
@@ -20,6 +38,8 @@ export class CliSession {
   #runtime: Promise<Runtime> | undefined;
   /** Exit code a command sets when it finished without throwing (e.g. 1 for a failed run). */
   exitCode = 0;
+  /** The top-level command being run (`run`, `serve`, …), once commander has chosen it. */
+  command: string | undefined;
 
   constructor(
     readonly io: CliIo,
@@ -35,6 +55,7 @@ export class CliSession {
         configPath: this.globals().config,
         cwd: this.io.cwd,
         env: this.io.env,
+        pipelineSettings: this.registry.settingsSpecs(),
       });
     }
     return this.#config;
@@ -44,14 +65,31 @@ export class CliSession {
   async logger(): Promise<Logger> {
     if (!this.#logger) {
       const { createLogger } = await import("../infra/logging/logger.ts");
-      const level = this.globals().logLevel ?? (await this.config()).log.level;
       this.#logger = createLogger({
-        level,
+        level: await this.logLevel(),
         destination: this.io.logDestination,
         pretty: this.io.logDestination ? false : undefined,
+        prettyStacks: this.verbose,
       });
     }
     return this.#logger;
+  }
+
+  /** True with --verbose: stack traces on errors. */
+  get verbose(): boolean {
+    return this.globals().verbose === true;
+  }
+
+  /** --log-level, else the configured level when set or serving, else warn (see ONE_SHOT_LEVEL). */
+  async logLevel(): Promise<string> {
+    const flag = this.globals().logLevel;
+    if (flag) return flag;
+    const config = await this.config();
+    if (this.command !== undefined && SERVICE_COMMANDS.has(this.command)) return config.log.level;
+    if (this.io.env.TIDEMARK_LOG_LEVEL || (await fileSetsLogLevel(config.file))) {
+      return config.log.level;
+    }
+    return ONE_SHOT_LEVEL;
   }
 
   /** Database (migrated), blob store and registry; opened once per invocation. */

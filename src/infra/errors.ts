@@ -50,6 +50,19 @@ export class AlreadyRunningError extends TidemarkError {
   }
 }
 
+/**
+ * A run tried to commit after its lease was taken over (or released): the commit did not
+ * happen, and the run ends `abandoned` ("lease lost").
+ */
+export class LeaseLostError extends TidemarkError {
+  constructor(
+    readonly key: string,
+    readonly holder: string,
+  ) {
+    super(`lease lost: ${key} is no longer held by ${holder}; nothing was committed`, 1);
+  }
+}
+
 /** A job ran and failed; the run is recorded with status `failed`. */
 export class JobFailedError extends TidemarkError {
   constructor(message: string, options?: ErrorOptions) {

@@ -1,4 +1,4 @@
-import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
+import type { PipelineDefinition } from "../engine/define.ts";
 import { booksPipeline } from "./books/index.ts";
 import { snapshotsPipeline } from "./snapshots/index.ts";
 

@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { JobService } from "../engine/jobs/job-service.ts";
 import { TidemarkMetrics } from "../engine/metrics/tidemark-metrics.ts";
 import type { Queue } from "../engine/queue/queue.ts";
@@ -29,21 +29,15 @@ const routedPipeline = definePipeline({
   name: "routed",
   description: "pipeline with an HTTP route",
   jobTypes: [],
-  routes(app) {
-    app.openapi(
-      createRoute({
-        method: "get",
-        path: "/hello",
-        responses: {
-          200: {
-            description: "hi",
-            content: { "application/json": { schema: z.object({ hi: z.string() }) } },
-          },
-        },
-      }),
-      (c) => c.json({ hi: "there" }, 200),
-    );
-  },
+  routes: [
+    {
+      method: "get",
+      path: "/hello",
+      summary: "hi",
+      response: z.object({ hi: z.string() }),
+      handle: async () => ({ body: { hi: "there" } }),
+    },
+  ],
 });
 
 function fakeQueue(ok = true): Queue {
@@ -79,8 +73,11 @@ async function setup(
       requested.push({ job: job.name, options });
       return {
         runId: `${job.name}_20260115T093000Z_abcdef`,
-        messageId: "0190f0f0-0000-7000-8000-000000000001",
         jobName: job.name,
+        queue: "tidemark.run",
+        messageId: "0190f0f0-0000-7000-8000-000000000001",
+        requestedBy: "api",
+        requestedAt: "2026-01-15T09:30:00.000Z",
         dryRun: options.dryRun ?? false,
         limit: options.limit ?? null,
       };
@@ -380,5 +377,69 @@ describe("HTTP API without auth (--insecure-no-auth)", () => {
     expect(await missing.json()).toEqual({
       error: { code: "not_found", message: "no route for GET /nope" },
     });
+  });
+});
+
+describe("request body limit", () => {
+  const app = () =>
+    createApp(
+      {
+        runtime: {
+          registry: new Registry([]),
+          config: { bodyLimitBytes: 4096 },
+        } as unknown as Runtime,
+        queue: undefined,
+        metrics: new TidemarkMetrics(),
+        apiTokens: [TOKEN],
+        requestRun: async () => {
+          throw new Error("must not be called: the body is too large");
+        },
+        findRequestedRun: async () => undefined,
+      },
+      silentLogger(),
+    );
+
+  it("answers 413 JSON from the declared length, before reading the body", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+        if (pulled > 10_000) controller.close();
+      },
+    });
+    const res = await app().request("/api/jobs/x/runs", {
+      method: "POST",
+      body,
+      headers: { ...auth(), "content-type": "application/json", "content-length": "209715200" },
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      error: {
+        code: "payload_too_large",
+        message: "request body over 4096 bytes (server.body_limit_bytes)",
+      },
+    });
+    expect(pulled).toBeLessThan(5);
+  });
+
+  it("stops a body without a declared length once it passes the limit", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+        if (pulled > 10_000) controller.close();
+      },
+    });
+    const res = await app().request("/api/jobs/x/runs", {
+      method: "POST",
+      body,
+      headers: { ...auth(), "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(pulled).toBeLessThan(20);
   });
 });

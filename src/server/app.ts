@@ -1,8 +1,10 @@
 import { swaggerUI } from "@hono/swagger-ui";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../infra/logging/logger.ts";
 import { bearerAuth } from "./auth.ts";
-import { errorHandler, notFoundHandler, validationHook } from "./errors.ts";
+import { errorHandler, errorResponse, notFoundHandler, validationHook } from "./errors.ts";
+import { mountPipelineRoutes } from "./mount-pipeline-routes.ts";
 import { registerJobRoutes } from "./routes/job-routes.ts";
 import { registerRunRoutes } from "./routes/run-routes.ts";
 import { registerSystemRoutes } from "./routes/system-routes.ts";
@@ -13,12 +15,29 @@ export function newRouter(): OpenAPIHono {
   return new OpenAPIHono({ defaultHook: validationHook });
 }
 
-/** Error handling and bearer auth (when tokens are given) shared by both apps. */
-function baseApp(apiTokens: readonly string[] | undefined, logger: Logger): OpenAPIHono {
+/**
+ * Error handling, bearer auth (when tokens are given) and the request body limit, shared by
+ * both apps. The limit comes after auth, so an unauthenticated body is never read either.
+ */
+function baseApp(services: SystemServices, logger: Logger): OpenAPIHono {
   const app = newRouter();
   app.onError(errorHandler(logger));
   app.notFound(notFoundHandler);
-  if (apiTokens !== undefined) app.use("*", bearerAuth(apiTokens));
+  if (services.apiTokens !== undefined) app.use("*", bearerAuth(services.apiTokens));
+  const maxSize = services.runtime.config?.bodyLimitBytes ?? 1024 * 1024;
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize,
+      onError: (c) =>
+        errorResponse(
+          c,
+          413,
+          "payload_too_large",
+          `request body over ${maxSize} bytes (server.body_limit_bytes)`,
+        ),
+    }),
+  );
   return app;
 }
 
@@ -27,7 +46,7 @@ function baseApp(apiTokens: readonly string[] | undefined, logger: Logger): Open
  * `tidemark worker` serves with `--metrics-port`, so its own runs and requests are scraped.
  */
 export function createSystemApp(services: SystemServices, logger: Logger): OpenAPIHono {
-  const app = baseApp(services.apiTokens, logger);
+  const app = baseApp(services, logger);
   registerSystemRoutes(app, services);
   return app;
 }
@@ -38,7 +57,7 @@ export function createSystemApp(services: SystemServices, logger: Logger): OpenA
  * Every error, including 404 and 401, is JSON.
  */
 export function createApp(services: ServerServices, logger: Logger): OpenAPIHono {
-  const app = baseApp(services.apiTokens, logger);
+  const app = baseApp(services, logger);
   registerSystemRoutes(app, services);
   registerJobRoutes(app, services);
   registerRunRoutes(app, services);
@@ -46,7 +65,10 @@ export function createApp(services: ServerServices, logger: Logger): OpenAPIHono
   for (const pipeline of services.runtime.registry.pipelines) {
     if (!pipeline.routes) continue;
     const sub = newRouter();
-    pipeline.routes(sub, { runtime: services.runtime, queue: services.queue });
+    mountPipelineRoutes(sub, pipeline.name, pipeline.routes, {
+      runtime: services.runtime,
+      queue: services.queue,
+    });
     app.route(`/api/${pipeline.name}`, sub);
   }
 

@@ -32,6 +32,7 @@ export const echoJobType = defineJobType({
       skip: z.boolean().default(false),
     })
     .strict(),
+  example: { message: "hello" },
   async run(ctx, params) {
     if (params.sleep_ms > 0) await sleep(params.sleep_ms, ctx.signal);
     if (params.fail) throw new Error(`echo failed: ${params.message}`);

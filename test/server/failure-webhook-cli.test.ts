@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
+import { type FakeServer, startFakeServer } from "../../src/engine/fakes/fake-server.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { type FakeServer, startFakeServer } from "../../src/testing/fake-server.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testRegistry } from "../../src/testing/test-pipeline.ts";
 import { cliEnv } from "../cli/cli-env.ts";

@@ -1,38 +1,69 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { UsageError } from "../../engine/errors.ts";
 import type { CliSession } from "../session.ts";
 
-/** `tidemark demo`: every pipeline's demo against its fake, in a fresh data dir. */
+/** Marks a folder as the demo's own, so a later demo may wipe it and start over. */
+const MARKER = ".tidemark-demo";
+/** The demo's config: its data dir is the folder itself, whatever the user's shell says. */
+const DEMO_CONFIG =
+  "# Written by `tidemark demo`: the demo's own data, separate from yours.\ndata_dir: .\n";
+
+/** Empties a previous demo folder or refuses a folder that holds something else. */
+function prepareDemoDir(dir: string): void {
+  if (existsSync(dir)) {
+    const entries = readdirSync(dir);
+    if (entries.length > 0 && !entries.includes(MARKER)) {
+      throw new UsageError(
+        `--data-dir ${dir}: the folder is not empty and holds no earlier demo; choose another folder`,
+      );
+    }
+    for (const entry of entries) rmSync(path.join(dir, entry), { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, MARKER), "");
+  writeFileSync(path.join(dir, "tidemark.yaml"), DEMO_CONFIG);
+}
+
+/** `tidemark demo`: every pipeline's demo against its fake, in its own data dir. */
 export function registerDemoCommand(program: Command, session: CliSession): void {
   program
     .command("demo")
-    .description("run every pipeline's demo against its local fake in a fresh data directory")
-    .option("--data-dir <dir>", "where to put the demo data (default: a new temp folder)")
+    .description("run every pipeline's demo against its local fake, in ./tidemark-demo/")
+    .option("--data-dir <dir>", "where to keep the demo's data (default: ./tidemark-demo)")
     .option("--only <pipeline>", "run only this pipeline's demo")
     .action(async (opts: { dataDir?: string; only?: string }) => {
-      const withDemo = session.registry.pipelines.filter(
-        (p) => p.demo && (!opts.only || p.name === opts.only),
-      );
+      const withDemo = opts.only
+        ? [
+            session.registry.pipeline(
+              opts.only,
+              (p) => p.demo !== undefined,
+              "pipeline with a demo",
+            ),
+          ]
+        : session.registry.pipelines.filter((p) => p.demo);
       if (withDemo.length === 0) {
         session.print(
-          opts.only
-            ? `No demo for pipeline ${opts.only}.`
-            : "No pipeline with a demo is registered yet: nothing to show. The engine is ready (try tidemark --help).",
+          "No pipeline with a demo is registered yet: nothing to show. The engine is ready (try tidemark --help).",
         );
         return;
       }
-      const dataDir = opts.dataDir
-        ? path.resolve(session.io.cwd, opts.dataDir)
-        : mkdtempSync(path.join(tmpdir(), "tidemark-demo-"));
+      const dataDir = path.resolve(session.io.cwd, opts.dataDir ?? "tidemark-demo");
+      prepareDemoDir(dataDir);
       const [{ loadConfig }, { createLogger }, { openRuntime }] = await Promise.all([
         import("../../infra/config/load-config.ts"),
         import("../../infra/logging/logger.ts"),
         import("../../engine/runtime/open-runtime.ts"),
       ]);
-      // The demo never touches the user's database: it gets its own config on defaults.
-      const config = loadConfig({ cwd: dataDir, env: { TIDEMARK_DATA_DIR: dataDir } });
+      const configFile = path.join(dataDir, "tidemark.yaml");
+      // The demo never touches the user's database and ignores TIDEMARK_* of the shell.
+      const config = loadConfig({
+        configPath: configFile,
+        cwd: dataDir,
+        env: {},
+        pipelineSettings: session.registry.settingsSpecs(),
+      });
       const logger = createLogger({ level: "warn", destination: session.io.logDestination });
       const runtime = await openRuntime({
         config,
@@ -40,11 +71,16 @@ export function registerDemoCommand(program: Command, session: CliSession): void
         logger,
         environ: session.io.env,
       });
+      let rel = path.relative(session.io.cwd, configFile);
+      if (rel.startsWith("..") || path.isAbsolute(rel)) rel = configFile;
+      const quoted = /^[\w./-]+$/.test(rel) ? rel : JSON.stringify(rel);
+      const command = (args: string) => `npx tidemark -c ${quoted} ${args}`;
       session.print(`Demo data directory: ${dataDir}`);
+      session.print(`Look around: ${command("runs ls")}`);
       try {
         for (const p of withDemo) {
           session.print(`\n== ${p.name}: ${p.description}`);
-          await p.demo?.({ runtime, dataDir, print: (line) => session.print(line) });
+          await p.demo?.({ runtime, dataDir, print: (line) => session.print(line), command });
         }
       } finally {
         await runtime.close();

@@ -128,6 +128,10 @@ export interface FakeServer {
 /** Options of startFakeServer. */
 export interface FakeServerOptions {
   faults?: FaultOptions;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
 }
 
 /** True when `path` matches the pattern (prefix for strings). */
@@ -179,7 +183,7 @@ function injectedResponse(
   return new Response(NULL_BODY_STATUSES.has(status) ? null : body, { status, headers });
 }
 
-/** Starts `app` on 127.0.0.1 with an ephemeral port, with fault injection and request logging. */
+/** Starts `app` on 127.0.0.1 with an ephemeral port (or the given host and port), with fault injection and request logging. */
 export async function startFakeServer(
   app: FakeHandler,
   options: FakeServerOptions = {},
@@ -293,15 +297,16 @@ export async function startFakeServer(
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });
   });
   const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1";
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
     faults,
     requests,

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { engineMigrations } from "../../engine/migrations/index.ts";
+import { migrateToLatest, migrationStatus } from "../../infra/db/migrator.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { testRegistry } from "../../testing/test-pipeline.ts";
-import { migrateToLatest, migrationStatus } from "./migrator.ts";
+import { engineMigrations } from "./index.ts";
 
 describeEachDialect("migrator", (h) => {
   it("applies the engine's then each pipeline's migrations once", async () => {

@@ -1,12 +1,22 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Command } from "commander";
 import type { Registry as PromRegistry } from "prom-client";
 import type { z } from "zod";
+import type { PipelineSettingsSpec } from "../../infra/config/pipeline-settings.ts";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 import type { JobContext } from "../context/job-context.ts";
-import type { Queue } from "../queue/queue.ts";
 import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { CommandGroupSpec, CommandSpec } from "./command-spec.ts";
+import type { RouteSpec } from "./route-spec.ts";
+
+export type {
+  CliServices,
+  CommandArgSpec,
+  CommandGroupSpec,
+  CommandInput,
+  CommandOptionSpec,
+  CommandSpec,
+} from "./command-spec.ts";
+export type { RouteInput, RouteOutput, RouteServices, RouteSpec } from "./route-spec.ts";
 
 /** What a run reports back; stored as the run's summary. */
 export interface JobResult {
@@ -24,29 +34,19 @@ export interface JobType<P = unknown> {
   readonly description: string;
   /** Validates params on add, update and run. */
   readonly params: z.ZodType<P>;
+  /** Ready-to-use params that validate: shown by `tidemark job describe`, checked by the conformance suite. */
+  readonly example: Record<string, unknown>;
   /** Lease key that makes runs exclusive; default `job:<jobName>`. */
   leaseKey?(jobName: string, params: P): string;
+  /**
+   * Prefix of this type's run ids (default: the job name), e.g. the supplier for snapshots, so
+   * the id a pipeline writes into its own records is the run's id.
+   */
+  runIdPrefix?(jobName: string, params: P): string;
+  /** Human lines describing a run's summary (`tidemark run`); default: aligned key/value lines. */
+  summaryLines?(summary: Record<string, unknown>): string[];
   /** Does the work. Method syntax on purpose: keeps JobType<P> assignable to JobType<unknown>. */
   run(ctx: JobContext, params: P): Promise<JobResult>;
-}
-
-/** Services a pipeline's CLI commands can use; the runtime opens (and migrates) lazily. */
-export interface CliServices {
-  runtime(): Promise<Runtime>;
-  /** Writes a line to standard output. */
-  print(line: string): void;
-  /**
-   * Streams text to standard output, waiting while the reader is slow; resolves false once the
-   * reader has gone (e.g. `| head`), when the command should stop producing.
-   */
-  write(text: string): Promise<boolean>;
-}
-
-/** Services a pipeline's HTTP routes can use (`tidemark serve`). */
-export interface RouteServices {
-  readonly runtime: Runtime;
-  /** The process's queue (undefined when none is open). */
-  readonly queue: Queue | undefined;
 }
 
 /** What a demo gets: a fresh data directory and a way to report what happened. */
@@ -54,41 +54,91 @@ export interface DemoContext {
   runtime: Runtime;
   dataDir: string;
   print(line: string): void;
+  /** A command line the user can copy to look at the demo's data: `command("runs ls")`. */
+  command(args: string): string;
 }
 
-/** One pipeline: its job types, tables, and optional CLI commands and demo. */
+/** Where `tidemark fake <pipeline>` asks a fake to listen (and keep files). */
+export interface FakeOptions {
+  /** 0 = any free port. */
+  port: number;
+  host: string;
+  /** The data directory of the configuration in effect (for fakes that drop files). */
+  dataDir: string;
+  /** Reports what the fake sees (a mail captured, a file dropped). */
+  print(line: string): void;
+}
+
+/** A running fake: the variables that point Tidemark at it, and how to stop it. */
+export interface RunningFake {
+  /** e.g. `{ TIDEMARK_GOOGLE_BOOKS_URL: "http://127.0.0.1:4010" }`. */
+  readonly env: Readonly<Record<string, string>>;
+  /** What to try next, one line each (printed after the variables). */
+  readonly hints: readonly string[];
+  close(): Promise<void>;
+}
+
+/** A pipeline's local stand-in for its outside source (`tidemark fake <pipeline>`). */
+export interface FakeDefinition {
+  readonly description: string;
+  start(options: FakeOptions): Promise<RunningFake>;
+}
+
+/** One pipeline: its job types, tables, settings, and optional commands, routes, fake and demo. */
 export interface PipelineDefinition {
   /** Folder name under src/pipelines, e.g. `books`. */
   readonly name: string;
   readonly description: string;
   readonly jobTypes: readonly JobType[];
+  /** `pipelines.<name>` in tidemark.yaml: validated once at config load; jobs get `ctx.settings`. */
+  readonly settings?: PipelineSettingsSpec;
   /** The pipeline's queue consumers (queues `<pipeline>.<name>`), run by `tidemark worker`. */
   readonly queueHandlers?: readonly QueueHandlerDefinition[];
   /** The pipeline's migrations, loaded lazily; they run after the engine's. */
   readonly migrations?: MigrationScope["migrations"];
-  /** Adds the pipeline's command group (e.g. `tidemark snapshots …`). */
-  cli?(program: Command, services: CliServices): void;
-  /** Runs the pipeline against its fake and prints what happened (`tidemark demo`). */
-  demo?(ctx: DemoContext): Promise<void>;
-  /**
-   * Adds the pipeline's HTTP routes to `app`, which `tidemark serve` mounts at
-   * `/api/<pipeline name>` behind the API's bearer auth; OpenAPI routes (`app.openapi`)
-   * appear in /openapi.json. Import route code lazily inside handlers to keep this light.
-   */
-  routes?(app: OpenAPIHono, services: RouteServices): void;
+  /** Command groups the pipeline adds (`tidemark snapshots`), with their help line. */
+  readonly commandGroups?: readonly CommandGroupSpec[];
+  /** The pipeline's commands (plain descriptors; the CLI mounts them). */
+  readonly commands?: readonly CommandSpec[];
+  /** The pipeline's HTTP routes, mounted by `tidemark serve` under `/api/<name>`. */
+  readonly routes?: readonly RouteSpec[];
   /** Registers the pipeline's Prometheus metrics (read on scrape) on the process's registry. */
   metrics?(register: PromRegistry, runtime: Runtime): Promise<void>;
+  /** The pipeline's fake source, started standalone by `tidemark fake <name>`. */
+  readonly fake?: FakeDefinition;
+  /** Runs the pipeline against its fake and prints what happened (`tidemark demo`). */
+  demo?(ctx: DemoContext): Promise<void>;
 }
 
-/** Declares a job type with params inferred from its zod schema. */
-export function defineJobType<S extends z.ZodType>(def: {
+/**
+ * Declares a job type with params inferred from its zod schema; `settings` (the pipeline's
+ * settings spec) types `ctx.settings`.
+ */
+export function defineJobType<S extends z.ZodType, T = unknown>(def: {
   name: string;
   description: string;
   params: S;
+  example: Record<string, unknown>;
+  settings?: PipelineSettingsSpec<T>;
   leaseKey?: (jobName: string, params: z.output<S>) => string;
-  run: (ctx: JobContext, params: z.output<S>) => Promise<JobResult>;
+  runIdPrefix?: (jobName: string, params: z.output<S>) => string;
+  summaryLines?: (summary: Record<string, unknown>) => string[];
+  run: (ctx: JobContext<T>, params: z.output<S>) => Promise<JobResult>;
 }): JobType<z.output<S>> {
-  return def as JobType<z.output<S>>;
+  return def as unknown as JobType<z.output<S>>;
+}
+
+/** Declares a settings spec with the resolved type inferred from its resolver. */
+export function defineSettings<S extends z.ZodType, T = z.output<S>>(
+  spec: PipelineSettingsSpec<T> & {
+    schema: S;
+    resolve?: (
+      parsed: z.output<S>,
+      base: Parameters<NonNullable<PipelineSettingsSpec<T>["resolve"]>>[1],
+    ) => T;
+  },
+): PipelineSettingsSpec<T> {
+  return spec;
 }
 
 /** Declares a pipeline (identity function, for type checking). */

@@ -1,3 +1,8 @@
+import type { Config } from "../../infra/config/load-config.ts";
+import {
+  type PipelineSettingsSpec,
+  resolvePipelineSettings,
+} from "../../infra/config/pipeline-settings.ts";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 import { UsageError } from "../errors.ts";
 import { engineMigrations } from "../migrations/index.ts";
@@ -6,6 +11,7 @@ import type { JobType, PipelineDefinition } from "./pipeline-definition.ts";
 /** The set of pipelines this build knows; the engine learns about pipelines only here. */
 export class Registry {
   readonly #jobTypes = new Map<string, JobType>();
+  readonly #pipelineOfType = new Map<string, PipelineDefinition>();
 
   constructor(readonly pipelines: readonly PipelineDefinition[]) {
     const names = new Set<string>();
@@ -15,6 +21,7 @@ export class Registry {
       for (const t of p.jobTypes) {
         if (this.#jobTypes.has(t.name)) throw new Error(`job type ${t.name} registered twice`);
         this.#jobTypes.set(t.name, t);
+        this.#pipelineOfType.set(t.name, p);
       }
     }
   }
@@ -34,6 +41,47 @@ export class Registry {
       );
     }
     return t;
+  }
+
+  /** The pipeline that offers a job type. */
+  pipelineOf(jobTypeName: string): PipelineDefinition | undefined {
+    return this.#pipelineOfType.get(jobTypeName);
+  }
+
+  /** The pipeline of that name, or a UsageError (exit 2) listing the known pipelines. */
+  pipeline(
+    name: string,
+    wanting?: (p: PipelineDefinition) => boolean,
+    what = "pipeline",
+  ): PipelineDefinition {
+    const candidates = this.pipelines.filter((p) => !wanting || wanting(p));
+    const found = candidates.find((p) => p.name === name);
+    if (found) return found;
+    const known = candidates.map((p) => p.name);
+    throw new UsageError(
+      `unknown ${what} ${JSON.stringify(name)}; known: ${known.length ? known.join(", ") : "(none)"}`,
+    );
+  }
+
+  /** Every pipeline's settings spec by name, for the config loader (validation at load). */
+  settingsSpecs(): Map<string, PipelineSettingsSpec | undefined> {
+    return new Map(this.pipelines.map((p) => [p.name, p.settings]));
+  }
+
+  /**
+   * A pipeline's resolved settings: those validated at config load, or (for a configuration
+   * loaded without the registry, as tests do) validated now against `environ`.
+   */
+  settingsFor(config: Config, pipeline: PipelineDefinition, environ: NodeJS.ProcessEnv): unknown {
+    if (pipeline.name in config.settings) return config.settings[pipeline.name];
+    if (!pipeline.settings) return undefined;
+    return resolvePipelineSettings(
+      pipeline.name,
+      pipeline.settings,
+      config.pipelines[pipeline.name],
+      environ,
+      config,
+    );
   }
 
   /** Engine migrations first, then each pipeline's, in registry order. */

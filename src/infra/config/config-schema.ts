@@ -61,9 +61,21 @@ export const configSchema = z
         public_url: z.url().optional(),
         /** SIGTERM/SIGINT: in-flight runs get this long to finish before they are aborted. */
         shutdown_grace_seconds: z.number().int().min(0).max(3600).default(30),
+        /** Largest request body accepted; a larger one is answered 413 without being read. */
+        body_limit_bytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(1024 ** 3)
+          .default(1024 * 1024),
       })
       .strict()
-      .default({ port: 8787, host: "127.0.0.1", shutdown_grace_seconds: 30 }),
+      .default({
+        port: 8787,
+        host: "127.0.0.1",
+        shutdown_grace_seconds: 30,
+        body_limit_bytes: 1024 * 1024,
+      }),
     /** Bearer tokens accepted by the HTTP API (TIDEMARK_API_TOKENS, comma-separated). */
     api_tokens: z
       .array(z.string().min(16, "use at least 16 random characters (openssl rand -hex 32)"))

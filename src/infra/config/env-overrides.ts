@@ -1,11 +1,21 @@
-import { ConfigError } from "../../engine/errors.ts";
+import { ConfigError } from "../errors.ts";
 
 type Path = readonly string[];
 /** `list`: comma-separated, blanks dropped (TIDEMARK_API_TOKENS=a,b). */
-type Kind = "string" | "boolean" | "integer" | "list";
+export type EnvOverrideKind = "string" | "boolean" | "integer" | "list" | "port" | "http-url";
+
+/** One environment variable and the configuration path it overrides. */
+export interface EnvOverride {
+  readonly name: string;
+  readonly path: Path;
+  readonly kind: EnvOverrideKind;
+}
+
+/** Where each overridden setting came from: dotted config path → variable name. */
+export type EnvSources = Map<string, string>;
 
 /** TIDEMARK_* variables and the config path each one overrides. */
-export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind }> = [
+export const envOverrides: readonly EnvOverride[] = [
   { name: "TIDEMARK_ENV", path: ["env"], kind: "string" },
   { name: "TIDEMARK_DATA_DIR", path: ["data_dir"], kind: "string" },
   { name: "TIDEMARK_DATABASE_URL", path: ["database", "url"], kind: "string" },
@@ -39,6 +49,7 @@ export const envOverrides: ReadonlyArray<{ name: string; path: Path; kind: Kind 
     path: ["server", "shutdown_grace_seconds"],
     kind: "integer",
   },
+  { name: "TIDEMARK_BODY_LIMIT_BYTES", path: ["server", "body_limit_bytes"], kind: "integer" },
   { name: "TIDEMARK_API_TOKENS", path: ["api_tokens"], kind: "list" },
   { name: "TIDEMARK_NOTIFY_WEBHOOK_URL", path: ["notify", "webhook_url"], kind: "string" },
   { name: "TIDEMARK_NOTIFY_WEBHOOK_SECRET", path: ["notify", "webhook_secret"], kind: "string" },
@@ -56,13 +67,54 @@ function parseInteger(name: string, raw: string): number {
   return Number(raw);
 }
 
-/** Returns a copy of the raw config with every set TIDEMARK_* variable written into it. */
+function parsePort(name: string, raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new ConfigError(`${name}: expected a port number 1-65535, got ${JSON.stringify(raw)}`);
+  }
+  return port;
+}
+
+function parseHttpUrl(name: string, raw: string): string {
+  if (!/^https?:\/\/[^/\s]+/i.test(raw)) {
+    throw new ConfigError(`${name}: expected an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
+/** The typed value of one variable, or a ConfigError naming it. */
+function parseValue(name: string, kind: EnvOverrideKind, value: string): unknown {
+  switch (kind) {
+    case "list":
+      return value
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v !== "");
+    case "boolean":
+      return parseBoolean(name, value);
+    case "integer":
+      return parseInteger(name, value);
+    case "port":
+      return parsePort(name, value);
+    case "http-url":
+      return parseHttpUrl(name, value);
+    default:
+      return value;
+  }
+}
+
+/**
+ * Returns a copy of the raw config with every set variable of `table` written into it, and
+ * records in `sources` which variable set which path (so errors can name it).
+ */
 export function applyEnvOverrides(
   raw: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
+  table: readonly EnvOverride[] = envOverrides,
+  sources: EnvSources = new Map(),
 ): Record<string, unknown> {
   const out = structuredClone(raw);
-  for (const { name, path, kind } of envOverrides) {
+  for (const { name, path, kind } of table) {
     const value = env[name];
     if (value === undefined || value === "") continue;
     let node: Record<string, unknown> = out;
@@ -71,17 +123,8 @@ export function applyEnvOverrides(
       if (typeof next !== "object" || next === null || Array.isArray(next)) node[key] = {};
       node = node[key] as Record<string, unknown>;
     }
-    node[path.at(-1)!] =
-      kind === "list"
-        ? value
-            .split(",")
-            .map((v) => v.trim())
-            .filter((v) => v !== "")
-        : kind === "boolean"
-          ? parseBoolean(name, value)
-          : kind === "integer"
-            ? parseInteger(name, value)
-            : value;
+    node[path.at(-1)!] = parseValue(name, kind, value);
+    sources.set(path.join("."), name);
   }
   return out;
 }

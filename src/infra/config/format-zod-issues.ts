@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import { isSecretKey } from "../logging/redact.ts";
+import type { EnvSources } from "./env-overrides.ts";
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let node = root;
@@ -15,18 +17,56 @@ function show(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** Secrets are described, never shown: "a 12-character value". */
+function describeSecret(value: unknown): string {
+  return typeof value === "string" ? `a ${value.length}-character value` : show(value);
+}
+
+/** True when a path names a secret (a key like `password`, or an item of `api_tokens`). */
+function isSecretPath(path: ReadonlyArray<PropertyKey>): boolean {
+  return path.some(
+    (k) => typeof k === "string" && (isSecretKey(k) || k === "api_tokens" || /secret/i.test(k)),
+  );
+}
+
+/** The variable that set this path (or a parent of it), if one did. */
+function sourceOf(path: ReadonlyArray<PropertyKey>, sources: EnvSources | undefined) {
+  if (!sources) return undefined;
+  for (let n = path.length; n > 0; n--) {
+    const name = sources.get(path.slice(0, n).join("."));
+    if (name) return name;
+  }
+  return undefined;
+}
+
 /**
  * Formats zod issues as one line: `<where>: <path>: <message> (got <value>)` joined by `; `,
- * so every error names the path and the offending value.
+ * so every error names the path and the offending value. A value that came from an environment
+ * variable (`sources`) is blamed on that variable; a secret's value is never printed (a secret
+ * path such as `password` or `api_tokens`, or a custom check raised with `params: { secret: true }`).
  */
-export function formatZodIssues(where: string, error: z.ZodError, input: unknown): string {
+export function formatZodIssues(
+  where: string,
+  error: z.ZodError,
+  input: unknown,
+  sources?: EnvSources,
+): string {
   return error.issues
     .map((issue) => {
       const path = issue.path.length > 0 ? issue.path.join(".") : "(root)";
       if (issue.code === "unrecognized_keys") {
         return `${where}: ${path}: unknown key(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
       }
-      return `${where}: ${path}: ${issue.message} (got ${show(valueAt(input, issue.path))})`;
+      const value = valueAt(input, issue.path);
+      // A check may mark the value itself as a secret (e.g. an API key pasted into a name).
+      const marked = issue.code === "custom" && issue.params?.secret === true;
+      const got = marked || isSecretPath(issue.path) ? describeSecret(value) : show(value);
+      const variable = sourceOf(issue.path, sources);
+      if (!variable) return `${where}: ${path}: ${issue.message} (got ${got})`;
+      // The value came from the environment: name the variable, not the file.
+      return where === "configuration"
+        ? `${where}: ${path}: ${issue.message} (got ${got}), set by ${variable}`
+        : `${variable}: ${path}: ${issue.message} (got ${got})`;
     })
     .join("; ");
 }

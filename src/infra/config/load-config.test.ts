@@ -1,13 +1,19 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../engine/errors.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../errors.ts";
 import { loadConfig } from "./load-config.ts";
 import { STARTER_CONFIG } from "./starter-config.ts";
 
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
 function dir(files: Record<string, string> = {}): string {
   const d = mkdtempSync(path.join(tmpdir(), "tm-cfg-"));
+  dirs.push(d);
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(d, name), text);
   return d;
 }
@@ -39,9 +45,10 @@ describe("configuration", () => {
   it("the starter config written by init is valid and equals the defaults", () => {
     const cwd = dir({ "tidemark.yaml": STARTER_CONFIG });
     const { file: _f, ...fromStarter } = loadConfig({ cwd, env: {} });
-    const { file: _g, ...defaults } = loadConfig({ cwd: dir(), env: {} });
+    const empty = dir();
+    const { file: _g, ...defaults } = loadConfig({ cwd: empty, env: {} });
     expect(JSON.stringify(fromStarter).replaceAll(cwd, "X")).toBe(
-      JSON.stringify(defaults).replace(/\/tmp\/tm-cfg-[^/"]+/g, "X"),
+      JSON.stringify(defaults).replaceAll(empty, "X"),
     );
   });
 
@@ -105,5 +112,16 @@ describe("configuration", () => {
     expect(() => loadConfig({ cwd: dir(), env: { TIDEMARK_ENV: "qa" } })).toThrow(
       /configuration: env: .* \(got "qa"\)/,
     );
+  });
+});
+
+describe("configuration errors name where a value came from", () => {
+  it("blames an environment variable, not the file, and never prints a token", () => {
+    const cwd = dir({ "tidemark.yaml": "env: dev\n" });
+    const load = () => loadConfig({ cwd, env: { TIDEMARK_API_TOKENS: "s3cr3t-token" } });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/^TIDEMARK_API_TOKENS: api_tokens\.0: .*got a 12-character value/);
+    expect(load).not.toThrow(/s3cr3t/);
+    expect(load).not.toThrow(/tidemark\.yaml/);
   });
 });

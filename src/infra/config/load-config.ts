@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDocument } from "yaml";
-import { ConfigError } from "../../engine/errors.ts";
+import { ConfigError } from "../errors.ts";
 import { configSchema, type ParsedConfig } from "./config-schema.ts";
-import { applyEnvOverrides } from "./env-overrides.ts";
+import { applyEnvOverrides, type EnvSources, envOverrides } from "./env-overrides.ts";
 import { formatZodIssues } from "./format-zod-issues.ts";
+import { type PipelineSettingsSpec, resolveAllPipelineSettings } from "./pipeline-settings.ts";
 
 /** Names looked up in the working directory when no --config is given. */
 export const CONFIG_FILE_NAMES = ["tidemark.yaml", "tidemark.yml"] as const;
@@ -32,8 +33,16 @@ export interface Config {
   blobs: BlobTarget;
   log: ParsedConfig["log"];
   runs: { leaseTtlMs: number };
+  /** `pipelines:` as written (after nothing but YAML parsing). */
   pipelines: ParsedConfig["pipelines"];
+  /**
+   * Each registered pipeline's validated, resolved settings, by pipeline name (filled when the
+   * loader was given the pipelines' specs; see `LoadConfigOptions.pipelineSettings`).
+   */
+  settings: Readonly<Record<string, unknown>>;
   server: ServerSettings;
+  /** Largest request body the HTTP API reads (`server.body_limit_bytes`); larger → 413. */
+  bodyLimitBytes: number;
   /** Bearer tokens of the HTTP API (secrets: never log them). */
   apiTokens: readonly string[];
   notify: NotifySettings;
@@ -92,6 +101,11 @@ export interface LoadConfigOptions {
   configPath?: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Every registered pipeline's settings spec (undefined: the pipeline has none). Given, the
+   * `pipelines:` section is validated here: unknown pipelines and keys are refused at load.
+   */
+  pipelineSettings?: ReadonlyMap<string, PipelineSettingsSpec | undefined>;
 }
 
 /** Reads a YAML file into a plain object, reporting syntax errors with line and column. */
@@ -157,9 +171,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (raw !== null && raw !== undefined && (typeof raw !== "object" || Array.isArray(raw))) {
     throw new ConfigError(`${where}: expected a mapping of settings at the top level`);
   }
-  const input = applyEnvOverrides((raw ?? {}) as Record<string, unknown>, env);
+  const sources: EnvSources = new Map();
+  const input = applyEnvOverrides(
+    (raw ?? {}) as Record<string, unknown>,
+    env,
+    envOverrides,
+    sources,
+  );
   const parsed = configSchema.safeParse(input);
-  if (!parsed.success) throw new ConfigError(formatZodIssues(where, parsed.error, input));
+  if (!parsed.success) throw new ConfigError(formatZodIssues(where, parsed.error, input, sources));
   const cfg = parsed.data;
   const base = file ? path.dirname(file) : (options.cwd ?? process.cwd());
   const dataDir = path.resolve(base, cfg.data_dir);
@@ -168,6 +188,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       ? { driver: "fs", root: path.resolve(base, cfg.blobs.root ?? path.join(dataDir, "blobs")) }
       : { driver: "s3", s3: cfg.blobs.s3 };
   const database = resolveDatabase(cfg.database.url, dataDir, base, cfg.database.busy_timeout_ms);
+  const settings = options.pipelineSettings
+    ? resolveAllPipelineSettings(cfg.pipelines, options.pipelineSettings, env, { file, dataDir })
+    : {};
   return {
     file,
     env: cfg.env,
@@ -177,12 +200,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     log: cfg.log,
     runs: { leaseTtlMs: cfg.runs.lease_ttl_seconds * 1000 },
     pipelines: cfg.pipelines,
+    settings,
     server: {
       port: cfg.server.port,
       host: cfg.server.host,
       publicUrl: cfg.server.public_url,
       shutdownGraceMs: cfg.server.shutdown_grace_seconds * 1000,
     },
+    bodyLimitBytes: cfg.server.body_limit_bytes,
     apiTokens: cfg.api_tokens,
     notify: {
       webhookUrl: cfg.notify.webhook_url,

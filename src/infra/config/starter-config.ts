@@ -44,6 +44,8 @@ server:
   # public_url: https://tidemark.example   # TIDEMARK_PUBLIC_URL: links in notifications
   # SIGTERM/SIGINT: in-flight runs get this long to finish (TIDEMARK_SHUTDOWN_GRACE_SECONDS).
   shutdown_grace_seconds: 30
+  # A request body over this many bytes is answered 413 unread (TIDEMARK_BODY_LIMIT_BYTES).
+  body_limit_bytes: 1048576
 
 # Bearer tokens of the HTTP API; serve refuses to start without one (unless
 # --insecure-no-auth). Prefer TIDEMARK_API_TOKENS=tok1,tok2 over writing them here.

@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { InvalidArgumentError } from "commander";
+import { interruptSignal } from "../../engine/runs/interrupt-signal.ts";
+import type { CliSession } from "../session.ts";
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65_535) {
+    throw new InvalidArgumentError(`expected a port number 0-65535, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** `tidemark fake <pipeline>`: a pipeline's fake source in the foreground, until Ctrl-C. */
+export function registerFakeCommand(program: Command, session: CliSession): void {
+  program
+    .command("fake <pipeline>")
+    .description(
+      "start a pipeline's local fake source in the foreground and print the variables that point Tidemark at it",
+    )
+    .option("--port <n>", "port to listen on (default: a free one)", port)
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .action(async (name: string, opts: { port?: number; host: string }) => {
+      const pipeline = session.registry.pipeline(
+        name,
+        (p) => p.fake !== undefined,
+        "pipeline with a fake",
+      );
+      const fake = pipeline.fake!;
+      const config = await session.config();
+      const stop = interruptSignal();
+      const running = await fake.start({
+        port: opts.port ?? 0,
+        host: opts.host,
+        dataDir: config.dataDir,
+        print: (line) => session.print(line),
+      });
+      try {
+        session.print(`Fake for ${pipeline.name}: ${fake.description}`);
+        session.print("Point Tidemark at it (in another shell):");
+        for (const [key, value] of Object.entries(running.env)) {
+          session.print(`  export ${key}=${value}`);
+        }
+        for (const hint of running.hints) session.print(`Then: ${hint}`);
+        session.print("Press Ctrl-C to stop.");
+        await new Promise<void>((resolve) => {
+          if (stop.signal.aborted) resolve();
+          stop.signal.addEventListener("abort", () => resolve(), { once: true });
+        });
+      } finally {
+        stop.dispose();
+        await running.close();
+      }
+    });
+}

@@ -1,0 +1,61 @@
+/**
+ * The light part of the engine's public face: what a pipeline's definition needs (define*,
+ * contract types, errors, settings). Nothing here loads a database, HTTP or logging module, so
+ * `tidemark --help` stays fast; `index.ts` re-exports all of it.
+ */
+
+export type { EnvOverride, EnvOverrideKind } from "../infra/config/env-overrides.ts";
+export type { Config } from "../infra/config/load-config.ts";
+export {
+  type PipelineSettingsSpec,
+  resolvePipelineSettings,
+  type SettingsBase,
+} from "../infra/config/pipeline-settings.ts";
+export type { MigrationScope } from "../infra/db/migrator.ts";
+export type { Database } from "../infra/db/open-database.ts";
+export type { Logger } from "../infra/logging/logger.ts";
+
+export type { JobContext } from "./context/job-context.ts";
+// Errors and exit codes
+export {
+  AlreadyRunningError,
+  ConfigError,
+  describeError,
+  ExitCode,
+  JobFailedError,
+  NotFoundError,
+  TidemarkError,
+  UsageError,
+} from "./errors.ts";
+export type { Queue, QueueMessage, SendOptions } from "./queue/queue.ts";
+export { PermanentQueueError } from "./queue/queue-errors.ts";
+// Queue consumers and senders
+export {
+  defineQueueHandler,
+  type QueueHandlerContext,
+  type QueueHandlerDefinition,
+  sendBatchTo,
+  sendTo,
+} from "./queue/queue-handler-definition.ts";
+// Defining a pipeline
+export type {
+  CliServices,
+  CommandArgSpec,
+  CommandGroupSpec,
+  CommandInput,
+  CommandOptionSpec,
+  CommandSpec,
+  DemoContext,
+  FakeDefinition,
+  FakeOptions,
+  JobResult,
+  JobType,
+  PipelineDefinition,
+  RouteInput,
+  RouteOutput,
+  RouteServices,
+  RouteSpec,
+  RunningFake,
+} from "./registry/pipeline-definition.ts";
+export { defineJobType, definePipeline, defineSettings } from "./registry/pipeline-definition.ts";
+export type { Runtime } from "./runtime/runtime.ts";

@@ -1,0 +1,40 @@
+import type { z } from "zod";
+import type { Queue } from "../queue/queue.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+
+/** Services a pipeline's HTTP routes can use (`tidemark serve`). */
+export interface RouteServices {
+  readonly runtime: Runtime;
+  /** The process's queue (undefined when none is open). */
+  readonly queue: Queue | undefined;
+}
+
+/** What a route handler receives, validated against the route's schemas. */
+export interface RouteInput {
+  readonly params: Record<string, unknown>;
+  readonly query: Record<string, unknown>;
+  readonly body: unknown;
+}
+
+/** A handler's answer: JSON `body` with `status` (default 200). */
+export interface RouteOutput {
+  readonly status?: number;
+  readonly body: unknown;
+}
+
+/**
+ * One HTTP route a pipeline adds, as a plain descriptor: `tidemark serve` mounts it under
+ * `/api/<pipeline>` behind the API's bearer auth and lists it in /openapi.json.
+ * `path` uses OpenAPI syntax (`/suppliers/{name}`); schemas are zod.
+ */
+export interface RouteSpec {
+  readonly method: "get" | "post" | "put" | "patch" | "delete";
+  readonly path: string;
+  readonly summary: string;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  /** Schema of a successful answer (documentation). */
+  readonly response: z.ZodType;
+  handle(input: RouteInput, services: RouteServices): Promise<RouteOutput>;
+}

@@ -1,0 +1,53 @@
+import { createRoute, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { RouteServices, RouteSpec } from "../engine/registry/pipeline-definition.ts";
+
+function request(spec: RouteSpec): RouteConfig["request"] {
+  const req: NonNullable<RouteConfig["request"]> = {};
+  if (spec.params) req.params = spec.params;
+  if (spec.query) req.query = spec.query;
+  if (spec.body) {
+    req.body = { required: true, content: { "application/json": { schema: spec.body } } };
+  }
+  return req;
+}
+
+/** Turns a pipeline's route descriptors into OpenAPI routes on `app` (validated, documented). */
+export function mountPipelineRoutes(
+  app: OpenAPIHono,
+  tag: string,
+  specs: readonly RouteSpec[],
+  services: RouteServices,
+): void {
+  for (const spec of specs) {
+    const route = createRoute({
+      method: spec.method,
+      path: spec.path,
+      summary: spec.summary,
+      tags: [tag],
+      request: request(spec),
+      responses: {
+        200: {
+          description: spec.summary,
+          content: { "application/json": { schema: spec.response } },
+        },
+      },
+    });
+    // The handler's input was validated by the route's schemas; hono's types per route are
+    // generic over each spec, so the registration goes through `never` once here.
+    app.openapi(route, (async (c: {
+      req: { valid(target: "param" | "query" | "json"): unknown };
+      json(body: unknown, status: ContentfulStatusCode): Response;
+    }) => {
+      const out = await spec.handle(
+        {
+          params: spec.params ? (c.req.valid("param") as Record<string, unknown>) : {},
+          query: spec.query ? (c.req.valid("query") as Record<string, unknown>) : {},
+          body: spec.body ? c.req.valid("json") : undefined,
+        },
+        services,
+      );
+      return c.json(out.body, (out.status ?? 200) as ContentfulStatusCode);
+    }) as never);
+  }
+}
