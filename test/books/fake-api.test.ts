@@ -1,8 +1,8 @@
 // The fake Google Books API: the realism the pipeline relies on, over real HTTP.
 import { describe, expect, it } from "vitest";
-import { isGoogleQuotaError } from "../../src/engine/http/index.ts";
+import { startFakeServer } from "../../src/engine/fakes/fake-server.ts";
+import { isGoogleQuotaError } from "../../src/pipelines/books/client/google-quota-error.ts";
 import { GoogleBooksFake } from "../../src/pipelines/books/fake/google-books-fake.ts";
-import { startFakeServer } from "../../src/testing/fake-server.ts";
 import { startBooksFake } from "./support/books-harness.ts";
 
 interface Page {

@@ -1,6 +1,8 @@
 // Seed §7.4: `tidemark job cursor reset <job-name> --yes`, and `tidemark mail reset`.
 import { expect, it } from "vitest";
+import { JobService } from "../../src/engine/jobs/job-service.ts";
 import { typed } from "../../src/infra/db/open-database.ts";
+import { booksRunExample as BOOKS_EXAMPLE } from "../../src/pipelines/books/params.ts";
 import type { BooksTables } from "../../src/pipelines/books/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
@@ -14,6 +16,14 @@ describeEachDialect("tidemark job cursor reset / mail reset", (h) => {
   async function seeded() {
     const { cwd, env, target } = await cliEnv(h);
     const runtime = await runtimeOn(target, env.TIDEMARK_DATA_DIR!);
+    await new JobService(runtime.db, runtime.registry, runtime.clock).add({
+      name: "consultant-books",
+      type: "books.run",
+      params: BOOKS_EXAMPLE,
+      schedule: null,
+      timezone: "UTC",
+      enabled: true,
+    });
     const repo = cursorRepo(runtime);
     await repo.upsertCollectCursor("consultant-books", H1, 120, true);
     await repo.upsertCollectCursor("consultant-books", H2, 40, false);
@@ -74,6 +84,19 @@ describeEachDialect("tidemark job cursor reset / mail reset", (h) => {
     expect(res.stdout).toBe("Reset 2 mail history record(s) for job: consultant-books\n");
     const left = await db.selectFrom("books.mail_history").select("job_name").execute();
     expect(left).toEqual([{ job_name: "other-job" }]);
+  });
+
+  it("refuses a name that is no books job and has no books state (exit 2), changing nothing", async () => {
+    const { cli, repo } = await seeded();
+    for (const argv of [
+      ["job", "cursor", "reset", "nosuch", "--yes"],
+      ["mail", "reset", "nosuch", "--yes"],
+    ]) {
+      const res = await cli(argv);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/unknown job "nosuch".*books jobs: consultant-books/);
+    }
+    expect(await repo.listCollectCursors()).toHaveLength(3);
   });
 
   it("lists cursor reset under `tidemark job` help", async () => {

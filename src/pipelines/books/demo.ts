@@ -1,13 +1,17 @@
-import { JobService } from "../../../engine/jobs/job-service.ts";
-import type { DemoContext } from "../../../engine/registry/pipeline-definition.ts";
-import { executeRun, type RunReport } from "../../../engine/runs/job-runner.ts";
-import type { Runtime } from "../../../engine/runtime/runtime.ts";
-import { typed } from "../../../infra/db/open-database.ts";
-import { startFakeServer } from "../../../testing/fake-server.ts";
-import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
-import { GoogleBooksFake } from "../fake/google-books-fake.ts";
-import { type CapturedMail, startSmtpCapture } from "../fake/smtp-capture.ts";
-import type { BooksTables } from "../tables.ts";
+import {
+  type DemoContext,
+  executeRun,
+  JobService,
+  type RunReport,
+  type Runtime,
+  startFakeServer,
+  typed,
+} from "../../engine/index.ts";
+import { CollectCursorRepo } from "./cursor/cursor-repo.ts";
+import { GoogleBooksFake } from "./fake/google-books-fake.ts";
+import { type CapturedMail, startSmtpCapture } from "./fake/smtp-capture.ts";
+import { resolveBooksSettings } from "./settings.ts";
+import type { BooksTables } from "./tables.ts";
 
 const JOB = "consultant-books";
 /** The issue's example params, minus the key (the fake needs none). */
@@ -81,20 +85,21 @@ export async function runBooksDemo(ctx: DemoContext): Promise<void> {
   const smtp = await startSmtpCapture();
   try {
     const base = ctx.runtime;
+    const books = {
+      base_url: api.url,
+      requests_per_second: 1000,
+      retry_max_attempts: 2,
+      smtp: { host: smtp.host, port: smtp.port },
+      use_env: false,
+    };
+    // The demo's runs talk to its fakes only, whatever the shell exports.
+    const settings = resolveBooksSettings({ file: undefined, pipelines: { books } }, {});
     const runtime: Runtime = {
       ...base,
       config: {
         ...base.config,
-        pipelines: {
-          ...base.config.pipelines,
-          books: {
-            base_url: api.url,
-            requests_per_second: 1000,
-            retry_max_attempts: 2,
-            smtp: { host: smtp.host, port: smtp.port },
-            use_env: false,
-          },
-        },
+        pipelines: { ...base.config.pipelines, books },
+        settings: { ...base.config.settings, books: settings },
       },
     };
     print(
@@ -128,9 +133,9 @@ export async function runBooksDemo(ctx: DemoContext): Promise<void> {
     print(
       `API calls seen by the fake: ${fake.calls.map((c) => `${c.q}@${c.startIndex}+${c.maxResults}`).join(", ")}`,
     );
-    print(
-      `Start over: tidemark job cursor reset ${JOB} --yes   Mail again: tidemark mail reset ${JOB} --yes`,
-    );
+    print(`Start over:  ${ctx.command(`job cursor reset ${JOB} --yes`)}`);
+    print(`Mail again:  ${ctx.command(`mail reset ${JOB} --yes`)}`);
+    print(`Its runs:    ${ctx.command(`runs ls --job ${JOB}`)}`);
   } finally {
     await smtp.close();
     await api.close();

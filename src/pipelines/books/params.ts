@@ -36,10 +36,24 @@ const email = z.email();
 export const booksRunParams = z
   .strictObject({
     /** Google Books `q` strings; together they form the query set of one cursor. */
-    queries: z.array(query).min(1).max(20),
+    queries: z
+      .array(query)
+      .min(1)
+      .max(20)
+      .describe("Google Books q strings (1-20); together they share one paging cursor"),
     /** Most items collected per run over all queries (each page asks for at most 40). */
-    max_per_run: z.number().int().min(1).max(1000).default(40),
-    google_books: googleBooksOptions.default({}),
+    max_per_run: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(40)
+      .describe("most items collected per run over all queries"),
+    google_books: googleBooksOptions
+      .default({})
+      .describe(
+        "Google Books request options (langRestrict, printType, orderBy, filter, projection)",
+      ),
     /** Name of the environment variable holding the API key (optional: keyless otherwise). */
     api_key_env: z
       .string()
@@ -47,20 +61,26 @@ export const booksRunParams = z
       .refine((v) => !LOOKS_LIKE_GOOGLE_KEY.test(v), {
         message:
           "looks like an API key itself; put the key in an environment variable and give its name",
+        // Never echo it back: a key pasted here is still a key.
+        params: { secret: true },
       })
-      .optional(),
+      .optional()
+      .describe("name of the environment variable holding the API key (keyless when absent)"),
     select: z
       .strictObject({
         /** Books per digest. */
-        count: z.number().int().min(1).max(50).default(5),
+        count: z.number().int().min(1).max(50).default(5).describe("books per digest"),
         /** `newest`: with a description first, then latest published; `rating`: best rated. */
-        order: z.enum(["newest", "rating"]).default("newest"),
+        order: z
+          .enum(["newest", "rating"])
+          .default("newest")
+          .describe("newest: with a description first, then latest published; rating: best rated"),
       })
       .default({ count: 5, order: "newest" }),
     mail: z.strictObject({
-      to: z.union([email, z.array(email).min(1).max(50)]),
-      from: email,
-      subject: z.string().trim().min(1).max(200),
+      to: z.union([email, z.array(email).min(1).max(50)]).describe("one address or a list"),
+      from: email.describe("sender address"),
+      subject: z.string().trim().min(1).max(200).describe("subject of the digest mail"),
     }),
   })
   .superRefine((p, ctx) => {
@@ -90,3 +110,12 @@ export const booksRunParams = z
 
 /** Validated `books.run` params. */
 export type BooksRunParams = z.output<typeof booksRunParams>;
+
+/** A ready `books.run` job: two queries, a digest of five books mailed once a run. */
+export const booksRunExample = {
+  queries: ["intitle:consultant", "subject:management"],
+  max_per_run: 40,
+  google_books: { langRestrict: "en", orderBy: "newest" },
+  select: { count: 5, order: "newest" },
+  mail: { to: "me@example.com", from: "digest@example.com", subject: "New books" },
+};

@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { ConfigError } from "../../engine/errors.ts";
-import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
-import type { Config } from "../../infra/config/load-config.ts";
+import {
+  type Config,
+  defineSettings,
+  type EnvOverride,
+  resolvePipelineSettings,
+} from "../../engine/define.ts";
 
 /** The real API; any other base URL (the fake, a proxy) is "not Google" for the key rule. */
 export const GOOGLE_BOOKS_DEFAULT_URL = "https://www.googleapis.com";
@@ -55,73 +58,29 @@ export interface BooksSettings {
   smtp: SmtpSettings | undefined;
 }
 
-function envText(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v === "" ? undefined : v;
-}
+/** Environment variables that override `pipelines.books` keys, field by field. */
+const BOOKS_ENV: readonly EnvOverride[] = [
+  { name: "TIDEMARK_GOOGLE_BOOKS_URL", path: ["base_url"], kind: "http-url" },
+  { name: "TIDEMARK_SMTP_HOST", path: ["smtp", "host"], kind: "string" },
+  { name: "TIDEMARK_SMTP_PORT", path: ["smtp", "port"], kind: "port" },
+  { name: "TIDEMARK_SMTP_SECURE", path: ["smtp", "secure"], kind: "boolean" },
+  { name: "TIDEMARK_SMTP_USER", path: ["smtp", "user"], kind: "string" },
+  { name: "TIDEMARK_SMTP_PASSWORD", path: ["smtp", "password"], kind: "string" },
+];
 
-function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = envText(env, name);
-  if (raw === undefined) return undefined;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
-    throw new ConfigError(`${name}: expected a port number 1-65535, got ${JSON.stringify(raw)}`);
-  }
-  return port;
-}
-
-function envBool(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
-  const raw = envText(env, name);
-  if (raw === undefined) return undefined;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name}: expected true or false, got ${JSON.stringify(raw)}`);
-}
-
-function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = envText(env, name);
-  if (raw === undefined) return undefined;
-  if (!/^https?:\/\/[^/\s]+/i.test(raw)) {
-    throw new ConfigError(`${name}: expected an http(s) URL, got ${JSON.stringify(raw)}`);
-  }
-  return raw;
-}
-
-/**
- * Reads `pipelines.books` from the configuration, then lets `TIDEMARK_GOOGLE_BOOKS_URL` and
- * `TIDEMARK_SMTP_{HOST,PORT,SECURE,USER,PASSWORD}` override it field by field (environment over
- * file, as every TIDEMARK_* variable). Errors name `pipelines.books.<key>` or the variable.
- */
-export function resolveBooksSettings(
-  config: Pick<Config, "file" | "pipelines">,
-  env: NodeJS.ProcessEnv,
-): BooksSettings {
-  const raw = config.pipelines.books ?? {};
-  const wrapped = { pipelines: { books: raw } };
-  const parsed = z
-    .object({ pipelines: z.object({ books: booksSettingsSchema }) })
-    .safeParse(wrapped);
-  if (!parsed.success) {
-    throw new ConfigError(formatZodIssues(config.file ?? "configuration", parsed.error, wrapped));
-  }
-  const s = parsed.data.pipelines.books;
-  if (!s.use_env) env = {};
-  const baseUrl = (
-    envUrl(env, "TIDEMARK_GOOGLE_BOOKS_URL") ??
-    s.base_url ??
-    GOOGLE_BOOKS_DEFAULT_URL
-  ).replace(/\/+$/, "");
-  const host = envText(env, "TIDEMARK_SMTP_HOST") ?? s.smtp.host;
-  const secure = envBool(env, "TIDEMARK_SMTP_SECURE") ?? s.smtp.secure ?? false;
+/** Parsed `pipelines.books` → what the job uses. */
+function resolve(s: z.output<typeof booksSettingsSchema>): BooksSettings {
+  const baseUrl = (s.base_url ?? GOOGLE_BOOKS_DEFAULT_URL).replace(/\/+$/, "");
+  const secure = s.smtp.secure ?? false;
   const smtp: SmtpSettings | undefined =
-    host === undefined
+    s.smtp.host === undefined
       ? undefined
       : {
-          host,
-          port: envPort(env, "TIDEMARK_SMTP_PORT") ?? s.smtp.port ?? (secure ? 465 : 587),
+          host: s.smtp.host,
+          port: s.smtp.port ?? (secure ? 465 : 587),
           secure,
-          user: envText(env, "TIDEMARK_SMTP_USER") ?? s.smtp.user,
-          password: envText(env, "TIDEMARK_SMTP_PASSWORD") ?? s.smtp.password,
+          user: s.smtp.user,
+          password: s.smtp.password,
         };
   return {
     baseUrl,
@@ -132,4 +91,29 @@ export function resolveBooksSettings(
     requestTimeoutMs: s.request_timeout_ms,
     smtp,
   };
+}
+
+/**
+ * `pipelines.books` in tidemark.yaml, overridden field by field by `TIDEMARK_GOOGLE_BOOKS_URL`
+ * and `TIDEMARK_SMTP_{HOST,PORT,SECURE,USER,PASSWORD}` (environment over file, as every
+ * TIDEMARK_* variable); validated when the configuration loads.
+ */
+export const booksSettings = defineSettings({
+  schema: booksSettingsSchema,
+  env: BOOKS_ENV,
+  resolve,
+});
+
+/**
+ * Reads `pipelines.books` from the configuration with the environment's overrides, as the
+ * config loader does. Errors name `pipelines.books.<key>` or the variable.
+ */
+export function resolveBooksSettings(
+  config: Pick<Config, "file" | "pipelines"> & { dataDir?: string },
+  env: NodeJS.ProcessEnv,
+): BooksSettings {
+  return resolvePipelineSettings("books", booksSettings, config.pipelines.books, env, {
+    file: config.file,
+    dataDir: config.dataDir ?? ".",
+  });
 }

@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { onTestFinished } from "vitest";
 import type { Clock } from "../../../src/engine/context/clock.ts";
+import { type FakeServer, startFakeServer } from "../../../src/engine/fakes/fake-server.ts";
 import { JobService } from "../../../src/engine/jobs/job-service.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
@@ -18,7 +19,6 @@ import {
 import { booksPipeline } from "../../../src/pipelines/books/index.ts";
 import type { BooksTables } from "../../../src/pipelines/books/tables.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
-import { type FakeServer, startFakeServer } from "../../../src/testing/fake-server.ts";
 import { openTestRuntime } from "../../../src/testing/test-runtime.ts";
 
 /** One parsed pino line. */

@@ -1,10 +1,10 @@
+import type { FakeServer } from "../../../src/engine/fakes/fake-server.ts";
 import { googleBooksFetcher } from "../../../src/pipelines/books/client/google-books-client.ts";
 import { CollectLog } from "../../../src/pipelines/books/collect/collect-log.ts";
 import type { QuotaBudget } from "../../../src/pipelines/books/collect/collector.ts";
 import { collect } from "../../../src/pipelines/books/collect/collector.ts";
 import { computeQuerySetHash } from "../../../src/pipelines/books/cursor/query-set-hash.ts";
 import { resolveBooksSettings } from "../../../src/pipelines/books/settings.ts";
-import type { FakeServer } from "../../../src/testing/fake-server.ts";
 import { captureLogger, type LogLine } from "./books-harness.ts";
 
 /** An in-memory budget: `allow` reservations, then no more. */

@@ -1,5 +1,4 @@
-import { describeError } from "../../../engine/errors.ts";
-import type { Logger } from "../../../infra/logging/logger.ts";
+import { describeError, type Logger } from "../../../engine/index.ts";
 import { shortHash } from "../cursor/query-set-hash.ts";
 
 /** The seed's §4.5 log lines, word for word; structured fields ride along for log search. */

@@ -1,4 +1,4 @@
-import { QuotaExceededError } from "../../../engine/http/index.ts";
+import { QuotaExceededError } from "../../../engine/index.ts";
 import { attemptsOf, type FetchPage } from "../client/google-books-client.ts";
 import type { Volume } from "../client/volumes-schema.ts";
 import { checkExhaustion } from "../cursor/exhaustion.ts";

@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Clock } from "../../../engine/context/clock.ts";
-import { isoTimestamp } from "../../../engine/context/clock.ts";
+import { type Clock, isoTimestamp } from "../../../engine/index.ts";
 import type { BooksTables, CollectCursorRow } from "../tables.ts";
 
 /** A cursor as the code sees it (seed §3 Step 2): `is_exhausted` is a boolean here. */

@@ -24,7 +24,13 @@ export interface SmtpCapture {
  * and password log in. STARTTLS is off so nodemailer talks plain SMTP to it.
  */
 export async function startSmtpCapture(
-  options: { auth?: { user: string; password: string } } = {},
+  options: {
+    auth?: { user: string; password: string };
+    /** Called with each message as it arrives (the standalone fake prints it). */
+    onMail?: (mail: CapturedMail) => void;
+    /** Default 0: a free port. */
+    port?: number;
+  } = {},
 ): Promise<SmtpCapture> {
   const messages: CapturedMail[] = [];
   const server = new SMTPServer({
@@ -47,20 +53,22 @@ export async function startSmtpCapture(
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         const mailFrom = session.envelope.mailFrom;
-        messages.push({
+        const mail: CapturedMail = {
           ...parseMail(raw),
           from: mailFrom ? mailFrom.address : undefined,
           to: session.envelope.rcptTo.map((r) => r.address),
           user: typeof session.user === "string" ? session.user : undefined,
           raw,
-        });
+        };
+        messages.push(mail);
+        options.onMail?.(mail);
         callback();
       });
     },
   });
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   return {

@@ -1,9 +1,13 @@
-import { isoTimestamp } from "../../../engine/context/clock.ts";
-import type { JobContext } from "../../../engine/context/job-context.ts";
-import { ConfigError, describeError } from "../../../engine/errors.ts";
-import type { JobResult } from "../../../engine/registry/pipeline-definition.ts";
-import { typed } from "../../../infra/db/open-database.ts";
-import type { Logger } from "../../../infra/logging/logger.ts";
+import type { Transaction } from "kysely";
+import {
+  ConfigError,
+  describeError,
+  isoTimestamp,
+  type JobContext,
+  type JobResult,
+  type Logger,
+  typed,
+} from "../../../engine/index.ts";
 import { googleBooksFetcher } from "../client/google-books-client.ts";
 import { CollectLog } from "../collect/collect-log.ts";
 import { type CollectorResult, collect } from "../collect/collector.ts";
@@ -17,7 +21,7 @@ import { apiKeyHash, QuotaRepo } from "../quota/quota-repo.ts";
 import { BookRepo } from "../repos/book-repo.ts";
 import { MailHistoryRepo } from "../repos/mail-history-repo.ts";
 import { selectBooks } from "../select/select-books.ts";
-import { type BooksSettings, resolveBooksSettings } from "../settings.ts";
+import type { BooksSettings } from "../settings.ts";
 import type { BooksTables } from "../tables.ts";
 
 /**
@@ -85,8 +89,9 @@ async function collectAndUpsert(
   );
   const found = result.items.map((i) => ({ book: normalizeVolume(i.volume), query: i.query }));
   const state = result.cursorState;
-  // Books and cursor commit together: the cursor never moves past books that were not saved.
-  const counts = await db.transaction().execute(async (trx) => {
+  // Books and cursor commit together, fenced by the run's lease: the cursor never moves past
+  // books that were not saved, and a run that lost its lease moves nothing.
+  const counts = await ctx.commit(async (trx: Transaction<BooksTables>) => {
     const c = await new BookRepo(trx).upsertForJob(found, {
       jobName: ctx.jobName,
       runId: ctx.runId,
@@ -120,8 +125,11 @@ async function collectAndUpsert(
 }
 
 /** `books.run`: Collect → Upsert → Select → Mail (seed 001 on the engine). */
-export async function runBooksJob(ctx: JobContext, params: BooksRunParams): Promise<JobResult> {
-  const settings = resolveBooksSettings(ctx.config, ctx.environ);
+export async function runBooksJob(
+  ctx: JobContext<BooksSettings>,
+  params: BooksRunParams,
+): Promise<JobResult> {
+  const settings = ctx.settings;
   const apiKey = resolveApiKey(params, settings, ctx.logger, ctx.environ);
   const smtp = settings.smtp;
   if (!ctx.dryRun && smtp === undefined) {

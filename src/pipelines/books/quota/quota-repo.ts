@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { type Clock, isoTimestamp } from "../../../engine/context/clock.ts";
+import { type Clock, isoTimestamp } from "../../../engine/index.ts";
 import type { BooksTables } from "../tables.ts";
 import { pacificDay } from "./pacific-day.ts";
 

@@ -1,0 +1,46 @@
+/** Refuses to go on without `--yes`: these commands delete state the next run depends on. */
+function requireYes(options: Record<string, unknown>, what: string): void {
+  if (!options.yes) throw new UsageError(`refusing to reset ${what} without --yes`);
+}
+
+async function requireBooksJob(services: CliServices, jobName: string) {
+  const { requireJobOfType } = await import("./repos/reset-job-state.ts");
+  return requireJobOfType(await services.runtime(), jobName);
+}
+
+/**
+ * `tidemark job cursor reset <job-name> --yes` (under the engine's `job` group) and
+ * `tidemark mail reset <job-name> --yes`. Actions load their implementation lazily.
+ */
+export const booksCommands: readonly CommandSpec[] = [
+  {
+    path: ["job", "cursor", "reset"],
+    description: "delete every collect cursor of the job: the next run starts at startIndex 0",
+    args: [{ name: "job-name" }],
+    options: [{ flags: "--yes", description: "confirm the reset (required)" }],
+    async action({ args, options }, services) {
+      const jobName = String(args["job-name"]);
+      requireYes(options, `the cursors of job ${jobName}`);
+      const runtime = await requireBooksJob(services, jobName);
+      const { resetCursors } = await import("./repos/reset-job-state.ts");
+      const count = await resetCursors(runtime, jobName);
+      services.print(`Reset ${count} cursor(s) for job: ${jobName}`);
+    },
+  },
+  {
+    path: ["mail", "reset"],
+    description: "forget what was mailed to the job: its next digests may repeat books",
+    args: [{ name: "job-name" }],
+    options: [{ flags: "--yes", description: "confirm the reset (required)" }],
+    async action({ args, options }, services) {
+      const jobName = String(args["job-name"]);
+      requireYes(options, `the mail history of job ${jobName}`);
+      const runtime = await requireBooksJob(services, jobName);
+      const { resetMailHistory } = await import("./repos/reset-job-state.ts");
+      const count = await resetMailHistory(runtime, jobName);
+      services.print(`Reset ${count} mail history record(s) for job: ${jobName}`);
+    },
+  },
+];
+
+import { type CliServices, type CommandSpec, UsageError } from "../../engine/define.ts";
