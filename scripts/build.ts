@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
  */
 export const ENTRY_POINTS = {
   main: "src/cli/main.ts",
-  "csv-worker": "src/pipelines/snapshots/extract/csv-worker.ts",
+  "csv-worker": "src/pipelines/snapshots/byte-csv/csv-worker.ts",
   "xlsx-worker": "src/pipelines/snapshots/extract/xlsx-worker.ts",
 };
 

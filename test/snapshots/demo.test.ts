@@ -1,14 +1,12 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { snapshotsPipeline } from "../../src/pipelines/snapshots/index.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
+import { testTempDir } from "../../src/testing/temp-dir.ts";
 
 describe("tidemark demo (snapshots)", () => {
   it("shows a PASS, a duplicate, a gate FAIL, a full-snapshot diff, a multi-sheet XLSX and the status", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tm-snapdemo-"));
+    const dir = testTempDir("tm-snapdemo-");
     const started = Date.now();
     const r = await runCli(["demo", "--only", "snapshots", "--data-dir", dir], {
       cwd: dir,
@@ -20,7 +18,9 @@ describe("tidemark demo (snapshots)", () => {
     expect(out).toMatch(/acme: PASS .*\n[\s\S]*\+40 added/);
     expect(out).toMatch(/acme: NO_INPUT[\s\S]*1 duplicate\(s\) → quarantine\/acme\/duplicates\//);
     expect(out).toMatch(/acme: FAIL REQUIRED_COLUMNS_MISSING/);
-    expect(out).toMatch(/\+1 added, -5 removed \(now 0\), ~3 changed/);
+    expect(out).toMatch(
+      /\+1 added, -5 removed \(keys no longer in the file: stock 0 now\), ~3 changed/,
+    );
     expect(out).toMatch(/acme-xlsx: PASS[\s\S]*rows: 60/);
     expect(out).toMatch(/SUPPLIER\s+STATE\s+FACTS\s+LAST RUN/);
     expect(out).toMatch(/acme-xlsx\s+acme-xlsx_\S+\s+60\s+PASS/);

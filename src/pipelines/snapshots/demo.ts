@@ -1,20 +1,19 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { formatTable } from "../../../engine/output/format-table.ts";
-import type { DemoContext } from "../../../engine/registry/pipeline-definition.ts";
-import { executeRun } from "../../../engine/runs/job-runner.ts";
-import { describeResult } from "../cli/print-result.ts";
-import { resolveSettings } from "../config/settings.ts";
-import type { IngestResult } from "../ingest/types.ts";
-import { inboxDir } from "../layout/tree.ts";
-import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
+import { type DemoContext, executeRun, formatTable } from "../../engine/index.ts";
 import {
   csvText,
   MINIMAL_CONFIG,
   stockRows,
   writeSupplierConfig,
   writeXlsxFile,
-} from "./supplier-files.ts";
+} from "./fake/supplier-files.ts";
+import { describeResult } from "./ingest/describe-result.ts";
+import type { IngestResult } from "./ingest/types.ts";
+import { inboxDir } from "./layout/tree.ts";
+import { lastRunText, snapshotsStatus } from "./monitoring/status.ts";
+import { resolveSettings } from "./settings.ts";
+import { ensureSupplierJob } from "./suppliers/supplier-job.ts";
 
 const XLSX_CONFIG = `min_fact_count: 1
 max_bad_ratio: 0.10
@@ -33,7 +32,8 @@ columns:
 /**
  * `tidemark demo` for snapshots: a CSV supplier gets a good file, the same file again
  * (duplicate), a broken file and a changed snapshot; an XLSX supplier gets a 3-sheet workbook.
- * Each step is a recorded `snapshots.ingest` run; the status table closes the demo.
+ * Each step is a run of the supplier's job `snapshots.<supplier>`; the status table and hints
+ * that work as printed (`ctx.command`) close the demo.
  */
 export async function runDemo(ctx: DemoContext): Promise<void> {
   const settings = resolveSettings(ctx.runtime.config);
@@ -48,13 +48,17 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
   ctx.print(`root: ${settings.root}`);
   ctx.print(`supplier configs: ${settings.configDir}`);
 
+  const lastRun = new Map<string, string>();
   const run = async (supplier: string, step: string) => {
     ctx.print(`\n-- ${step}`);
+    const job = await ensureSupplierJob(ctx.runtime, supplier);
+    if (job.added) ctx.print(`(job ${job.name} added: the runs of ${supplier} belong to it)`);
     const report = await executeRun(ctx.runtime, {
-      jobName: `snapshots.${supplier}`,
+      jobName: job.name,
       jobType: "snapshots.ingest",
-      params: { supplier },
+      params: job.params,
     });
+    lastRun.set(supplier, report.runId);
     const result = report.summary as unknown as IngestResult;
     if (result.run_id) for (const line of describeResult(result)) ctx.print(line);
     else ctx.print(`${supplier}: error ${report.error}`);
@@ -81,7 +85,7 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
     path.join(inbox("acme"), "stock_2026-01-16.csv"),
     csvText(next, { columns: ["sku", "name", "qty", "price"] }),
   );
-  await run("acme", "next day's snapshot: 5 SKUs gone (now 0), 1 new, 3 changed, 1 bad row");
+  await run("acme", "next day's snapshot: 5 SKUs gone (stock 0 now), 1 new, 3 changed, 1 bad row");
 
   const all = stockRows(60, 11);
   await writeXlsxFile(path.join(inbox("acme-xlsx"), "stock.xlsx"), [
@@ -106,5 +110,10 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
       ]),
     ),
   );
-  ctx.print("\nRead a published state with: tidemark snapshots read acme");
+  ctx.print("");
+  ctx.print(`Read a published state: ${ctx.command("snapshots read acme")}`);
+  ctx.print(`Status per supplier:    ${ctx.command("snapshots status")}`);
+  ctx.print(`The runs of acme:       ${ctx.command("runs ls --job snapshots.acme")}`);
+  ctx.print(`Its last run:           ${ctx.command(`runs show ${lastRun.get("acme")}`)}`);
+  ctx.print(`Its job:                ${ctx.command("job show snapshots.acme")}`);
 }

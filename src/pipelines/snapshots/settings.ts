@@ -1,9 +1,13 @@
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { ConfigError } from "../../../engine/errors.ts";
-import { formatZodIssues } from "../../../infra/config/format-zod-issues.ts";
-import type { Config } from "../../../infra/config/load-config.ts";
+import {
+  type Config,
+  ConfigError,
+  defineSettings,
+  resolvePipelineSettings,
+  type SettingsBase,
+} from "../../engine/define.ts";
 
 /** Default root, relative to the data dir (fs) or as a key prefix in the blob store (s3). */
 export const DEFAULT_ROOT = "etl_data/raw_v1";
@@ -34,8 +38,6 @@ const settingsSchema = z
   })
   .strict();
 
-const wrapper = z.object({ pipelines: z.object({ snapshots: settingsSchema }) });
-
 /** The resolved `pipelines.snapshots` settings of tidemark.yaml. */
 export interface SnapshotSettings {
   storage: "fs" | "s3";
@@ -47,21 +49,14 @@ export interface SnapshotSettings {
   workers: number;
 }
 
-/** Validates `pipelines.snapshots`; errors name the key, e.g. `pipelines.snapshots.storage`. */
-export function resolveSettings(config: Config): SnapshotSettings {
-  const raw = config.pipelines.snapshots ?? {};
-  const input = { pipelines: { snapshots: raw } };
-  const parsed = wrapper.safeParse(input);
-  if (!parsed.success) {
-    throw new ConfigError(formatZodIssues(config.file ?? "configuration", parsed.error, input));
-  }
-  const s = parsed.data.pipelines.snapshots;
-  const underData = (p: string) => path.resolve(config.dataDir, p);
+/** Parsed `pipelines.snapshots` → absolute folders, the key prefix and the worker count. */
+function resolve(s: z.output<typeof settingsSchema>, base: SettingsBase): SnapshotSettings {
+  const underData = (p: string) => path.resolve(base.dataDir, p);
   let root: string;
   if (s.storage === "s3") {
     const check = keyPrefix.safeParse(s.root ?? DEFAULT_ROOT);
     if (!check.success) {
-      const where = config.file ?? "configuration";
+      const where = base.file ?? "configuration";
       throw new ConfigError(
         `${where}: pipelines.snapshots.root: ${check.error.issues[0]?.message}`,
       );
@@ -78,4 +73,19 @@ export function resolveSettings(config: Config): SnapshotSettings {
     fsync: s.fsync,
     workers: s.workers ?? Math.min(4, availableParallelism()),
   };
+}
+
+/** `pipelines.snapshots` in tidemark.yaml, validated when the configuration loads. */
+export const snapshotsSettings = defineSettings({ schema: settingsSchema, resolve });
+
+/**
+ * The snapshots settings of a configuration: validated at load, or now for a configuration
+ * loaded without the pipelines' specs. Errors name the key, e.g. `pipelines.snapshots.storage`.
+ */
+export function resolveSettings(config: Config): SnapshotSettings {
+  const loaded = config.settings.snapshots as SnapshotSettings | undefined;
+  return (
+    loaded ??
+    resolvePipelineSettings("snapshots", snapshotsSettings, config.pipelines.snapshots, {}, config)
+  );
 }

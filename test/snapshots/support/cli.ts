@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { type CliResult, runCli, spawnCli } from "../../../src/testing/run-cli.ts";
+import { testTempDir } from "../../../src/testing/temp-dir.ts";
 import { CONFIG } from "./harness.ts";
 
 /** A working directory with tidemark.yaml, a fresh database and a data dir, for CLI tests. */
@@ -26,7 +26,7 @@ export async function cliFixture(
   h: DialectHarness,
   settings = "    workers: 0\n    fsync: false\n",
 ): Promise<CliFixture> {
-  const cwd = mkdtempSync(path.join(tmpdir(), "tm-snapcli-"));
+  const cwd = testTempDir("tm-snapcli-");
   const dataDir = path.join(cwd, "data");
   const target = await h.freshTarget();
   const url = target.dialect === "postgres" ? target.url : `sqlite:${target.path}`;

@@ -4,14 +4,15 @@ import { Registry } from "../../../src/engine/registry/registry.ts";
 import { executeRun, type RunReport } from "../../../src/engine/runs/job-runner.ts";
 import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
 import type { BlobStore } from "../../../src/infra/blobs/blob-store.ts";
-import {
-  resolveSettings,
-  type SnapshotSettings,
-} from "../../../src/pipelines/snapshots/config/settings.ts";
 import { MINIMAL_CONFIG } from "../../../src/pipelines/snapshots/fake/supplier-files.ts";
 import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
 import { ingestSupplier } from "../../../src/pipelines/snapshots/ingest/ingest-supplier.ts";
+import { newSnapshotRunId } from "../../../src/pipelines/snapshots/ingest/run-id.ts";
 import type { IngestResult } from "../../../src/pipelines/snapshots/ingest/types.ts";
+import {
+  resolveSettings,
+  type SnapshotSettings,
+} from "../../../src/pipelines/snapshots/settings.ts";
 import { openStorage } from "../../../src/pipelines/snapshots/storage/open-storage.ts";
 import type { SnapshotStorage } from "../../../src/pipelines/snapshots/storage/snapshot-storage.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
@@ -116,8 +117,11 @@ export async function snapshotHarness(
           db: rt.db,
           clock,
           logger: rt.logger,
+          runId: newSnapshotRunId(
+            supplier,
+            new Date(Math.floor(clock.now().getTime() / 1000) * 1000),
+          ),
           engineRunId: null,
-          jobStartAt: new Date(Math.floor(clock.now().getTime() / 1000) * 1000),
           dryRun: false,
         },
         supplier,

@@ -3,11 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 import { fnv1a } from "../artifacts/key-index.ts";
 import { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
 import { supplierConfigSchema } from "../config/supplier-config.ts";
-import { CsvBatchProcessor } from "../extract/csv-batch.ts";
+import { RowEmitter } from "../emit/row-emitter.ts";
+import { compileSchema, mapHeader } from "../emit/schema.ts";
 import { CsvRecordParser } from "../extract/csv-records.ts";
 import { csvField } from "../fake/supplier-files.ts";
-import { RowEmitter } from "./row-emitter.ts";
-import { compileSchema, mapHeader } from "./schema.ts";
+import { CsvBatchProcessor } from "./csv-batch.ts";
 import { fnv1aUtf8 } from "./utf8-bytes.ts";
 
 const cfg = supplierConfigSchema.parse({

@@ -8,9 +8,10 @@
 import { hash } from "node:crypto";
 import { fnv1a, KEY_ROW_ID_CHARS } from "../artifacts/key-index.ts";
 import type { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
-import { type ByteRecord, ESCAPED } from "../extract/csv-bytes.ts";
-import type { RowEmitter } from "./row-emitter.ts";
-import type { CompiledSchema, HeaderMap } from "./schema.ts";
+import type { RowEmitter } from "../emit/row-emitter.ts";
+import type { CompiledSchema, HeaderMap } from "../emit/schema.ts";
+import { isProblem, parseString } from "../emit/value-parsers.ts";
+import { type ByteRecord, ESCAPED } from "./csv-bytes.ts";
 import {
   codePointAt,
   fnv1aUtf8,
@@ -23,7 +24,6 @@ import {
   writeJsonString,
   writeNull,
 } from "./utf8-bytes.ts";
-import { isProblem, parseString } from "./value-parsers.ts";
 
 const ROW_ID = Buffer.from('"row_id":"');
 const ROW_NUMBER = Buffer.from('","row_number":');

@@ -1,12 +1,12 @@
 import { isUtf8 } from "node:buffer";
 import iconv from "iconv-lite";
 import { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
-import { ByteRowEmitter } from "../emit/byte-emitter.ts";
 import { RowEmitter } from "../emit/row-emitter.ts";
 import type { CompiledSchema, HeaderMap } from "../emit/schema.ts";
+import { CsvRecordParser } from "../extract/csv-records.ts";
+import { EncodingError, isUtf8 as isUtf8Name } from "../input/text-decoder.ts";
+import { ByteRowEmitter } from "./byte-emitter.ts";
 import { scanRecords } from "./csv-bytes.ts";
-import { CsvRecordParser } from "./csv-records.ts";
-import { EncodingError, isUtf8 as isUtf8Name } from "./text-decoder.ts";
 
 /** Everything a batch processor needs (sent to each worker once). */
 export interface BatchSetup {

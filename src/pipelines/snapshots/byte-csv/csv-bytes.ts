@@ -4,7 +4,7 @@
  * CRLF ends a record, line = 1 + LFs before it, blank lines skipped). Anything unusual (text
  * after a closing quote) is only flagged: the caller re-reads that record with CsvRecordParser.
  */
-import { CsvSyntaxError } from "./csv-records.ts";
+import { CsvSyntaxError } from "../extract/csv-records.ts";
 
 const LF = 10;
 const CR = 13;

@@ -1,10 +1,10 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
-import { startWorkerThread } from "../../../engine/threads/start-worker-thread.ts";
+import { startWorkerThread } from "../../../engine/index.ts";
+import { CsvSyntaxError } from "../extract/csv-records.ts";
+import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
-import { CsvSyntaxError } from "./csv-records.ts";
 import type { WorkerBatch, WorkerDone, WorkerError, WorkerInit } from "./csv-worker.ts";
-import { EncodingError } from "./text-decoder.ts";
 
 /** A worker failed to read a batch. */
 export class WorkerBatchError extends Error {

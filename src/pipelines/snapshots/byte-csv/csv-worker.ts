@@ -8,9 +8,9 @@
 import { parentPort } from "node:worker_threads";
 import { writeAllSync } from "../artifacts/line-sink.ts";
 import type { RowEmitter } from "../emit/row-emitter.ts";
+import { CsvSyntaxError } from "../extract/csv-records.ts";
+import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
-import { CsvSyntaxError } from "./csv-records.ts";
-import { EncodingError } from "./text-decoder.ts";
 
 /** Sent once, before any batch. */
 export interface WorkerInit extends BatchSetup {

@@ -2,18 +2,18 @@ import iconv from "iconv-lite";
 import type { KeyIndexWriter } from "../artifacts/key-index.ts";
 import type { LineSink } from "../artifacts/line-sink.ts";
 import { GateFailure, type HeaderMap } from "../emit/schema.ts";
-import type { ByteSource } from "./byte-source.ts";
+import { CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS } from "../extract/csv-records.ts";
+import { type CsvOptions, type CsvReadInfo, mapCsvHeader } from "../extract/read-csv.ts";
+import type { ByteSource } from "../input/byte-source.ts";
+import { encodingFromBom, isUtf8 } from "../input/text-decoder.ts";
 import type { BatchOutput, BatchSetup } from "./csv-batch.ts";
-import { CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS } from "./csv-records.ts";
 import {
   type BatchRunner,
   CsvWorkerPool,
   InlineBatchRunner,
   WorkerBatchError,
 } from "./csv-worker-pool.ts";
-import { type CsvOptions, type CsvReadInfo, mapCsvHeader } from "./read-csv.ts";
 import { RecordSplitter } from "./record-splitter.ts";
-import { encodingFromBom, isUtf8 } from "./text-decoder.ts";
 
 /** Extra inputs of the batch reader: the real sinks and the emitter's labels. */
 export interface BatchedCsvOptions extends CsvOptions {

@@ -1,13 +1,16 @@
-import { formatTable } from "../../../engine/output/format-table.ts";
-import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { type CliServices, formatTable } from "../../../engine/index.ts";
 import { runGc } from "../gc/run-gc.ts";
+import { checkSupplierName } from "../layout/supplier-name.ts";
+import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 /** `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention (§13, §12.2). */
 export async function gcCommand(
   services: CliServices,
   opts: { dryRun?: boolean; supplier?: string; json?: boolean },
 ): Promise<void> {
+  if (opts.supplier !== undefined) checkSupplierName(opts.supplier);
   const runtime = await services.runtime();
+  if (opts.supplier !== undefined) await requireKnownSupplier(runtime, opts.supplier);
   const report = await runGc(runtime, { dryRun: opts.dryRun ?? false, supplier: opts.supplier });
   if (opts.json) {
     services.print(JSON.stringify(report, null, 2));

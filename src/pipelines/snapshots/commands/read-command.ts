@@ -1,9 +1,9 @@
-import { NotFoundError } from "../../../engine/errors.ts";
-import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
-import { resolveSettings } from "../config/settings.ts";
+import { type CliServices, NotFoundError } from "../../../engine/index.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { STATE_FILES } from "../layout/tree.ts";
+import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
+import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 /**
  * `tidemark snapshots read <supplier>`: the sanctioned way to read state (§17 forbids reading
@@ -13,6 +13,7 @@ import { openStorage } from "../storage/open-storage.ts";
 export async function readCommand(services: CliServices, supplierName: string): Promise<void> {
   const supplier = checkSupplierName(supplierName);
   const runtime = await services.runtime();
+  await requireKnownSupplier(runtime, supplier);
   const storage = openStorage(resolveSettings(runtime.config), runtime.blobs);
   const pointer = await storage.readCurrent(supplier);
   if (!pointer) throw new NotFoundError(`supplier ${supplier} has no published state`);

@@ -1,25 +1,28 @@
 import { readdirSync } from "node:fs";
 import {
   AlreadyRunningError,
+  type CliServices,
   ExitCode,
+  executeRun,
+  interruptSignal,
   TidemarkError,
   UsageError,
-} from "../../../engine/errors.ts";
-import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
-import { interruptSignal } from "../../../engine/runs/interrupt-signal.ts";
-import { executeRun } from "../../../engine/runs/job-runner.ts";
-import { resolveSettings } from "../config/settings.ts";
-import { supplierLeaseKey } from "../index.ts";
+} from "../../../engine/index.ts";
+import { describeResult } from "../ingest/describe-result.ts";
 import type { IngestResult } from "../ingest/types.ts";
 import { checkSupplierName, isSupplierName } from "../layout/supplier-name.ts";
+import { supplierLeaseKey } from "../params.ts";
+import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
-import { describeResult } from "./print-result.ts";
+import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
+import { ensureSupplierJob } from "../suppliers/supplier-job.ts";
 
-/** One supplier's outcome in `snapshots run`. */
-type Outcome =
+/** One supplier's outcome in `snapshots run`, with the stored job that ran. */
+type Outcome = { job: string } & (
   | { supplier: string; kind: "result"; result: IngestResult }
   | { supplier: string; kind: "locked"; holder: string | null }
-  | { supplier: string; kind: "error"; error: string; engine_run_id: string | null };
+  | { supplier: string; kind: "error"; error: string; engine_run_id: string | null }
+);
 
 function exitCodeOf(o: Outcome): number {
   if (o.kind === "locked") return ExitCode.alreadyRunning;
@@ -42,8 +45,9 @@ async function allSuppliers(configDir: string, inboxes: string[]): Promise<strin
 }
 
 /**
- * `tidemark snapshots run <supplier> | --all`: each supplier is an engine run of
- * `snapshots.ingest` (recorded in tm_runs, holding the lease `snapshots:<supplier>`).
+ * `tidemark snapshots run <supplier> | --all`: each supplier is an engine run of its stored
+ * `snapshots.ingest` job (`snapshots.<supplier>`, added when the supplier has none), recorded in
+ * tm_runs under the one run id the manifest carries, holding the lease `snapshots:<supplier>`.
  * Exit 0 PASS or nothing to do, 1 FAIL, 2 usage/config (incl. a FAIL for a missing or invalid
  * supplier config), 3 another run holds the supplier's lock.
  */
@@ -55,6 +59,7 @@ export async function runCommand(
   if (!supplier === !opts.all) throw new UsageError("give either a supplier name or --all");
   if (supplier) checkSupplierName(supplier);
   const runtime = await services.runtime();
+  if (supplier) await requireKnownSupplier(runtime, supplier);
   const settings = resolveSettings(runtime.config);
   const suppliers = supplier
     ? [supplier]
@@ -63,22 +68,26 @@ export async function runCommand(
         await openStorage(settings, runtime.blobs).listDirs("inbox"),
       );
   const outcomes: Outcome[] = [];
+  const added: string[] = [];
   const interrupt = interruptSignal();
   try {
     for (const s of suppliers) {
+      const job = await ensureSupplierJob(runtime, s);
+      if (job.added) added.push(job.name);
       try {
         const report = await executeRun(runtime, {
-          jobName: `snapshots.${s}`,
+          jobName: job.name,
           jobType: "snapshots.ingest",
-          params: { supplier: s },
+          params: job.params,
           dryRun: opts.dryRun,
           signal: interrupt.signal,
         });
         const result = report.summary as unknown as IngestResult;
         if (typeof result.status === "string" && result.run_id) {
-          outcomes.push({ supplier: s, kind: "result", result });
+          outcomes.push({ job: job.name, supplier: s, kind: "result", result });
         } else {
           outcomes.push({
+            job: job.name,
             supplier: s,
             kind: "error",
             error: report.error ?? "unknown error",
@@ -87,7 +96,7 @@ export async function runCommand(
         }
       } catch (err) {
         if (!(err instanceof AlreadyRunningError)) throw err;
-        outcomes.push({ supplier: s, kind: "locked", holder: err.holder ?? null });
+        outcomes.push({ job: job.name, supplier: s, kind: "locked", holder: err.holder ?? null });
       }
       if (interrupt.signal.aborted) break;
     }
@@ -104,7 +113,13 @@ export async function runCommand(
         services.print(
           `${o.supplier}: locked (${supplierLeaseKey(o.supplier)} held by ${o.holder ?? "another run"})`,
         );
-      } else services.print(`${o.supplier}: error: ${o.error} (engine run ${o.engine_run_id})`);
+      } else services.print(`${o.supplier}: error: ${o.error} (run ${o.engine_run_id})`);
+    }
+    // Said last: the first line stays the outcome.
+    for (const name of added) {
+      services.print(
+        `Added job ${name} (snapshots.ingest, no schedule) for this run: tidemark job show ${name}`,
+      );
     }
   }
   const codes = outcomes.map(exitCodeOf);

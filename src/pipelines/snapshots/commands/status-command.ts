@@ -1,7 +1,7 @@
-import { formatTable } from "../../../engine/output/format-table.ts";
-import type { CliServices } from "../../../engine/registry/pipeline-definition.ts";
+import { type CliServices, formatTable } from "../../../engine/index.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
+import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 function age(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;
@@ -18,6 +18,7 @@ export async function statusCommand(
 ): Promise<void> {
   if (supplier) checkSupplierName(supplier);
   const runtime = await services.runtime();
+  if (supplier) await requireKnownSupplier(runtime, supplier);
   const statuses = await snapshotsStatus(runtime, { supplier });
   if (opts.json) {
     services.print(JSON.stringify(supplier ? statuses[0] : statuses, null, 2));

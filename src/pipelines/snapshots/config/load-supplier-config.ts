@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { formatZodIssues } from "../../../infra/config/format-zod-issues.ts";
-import { readYamlFile } from "../../../infra/config/load-config.ts";
+import { formatZodIssues, readYamlFile } from "../../../engine/index.ts";
 import { DQ_KEYS, type SupplierConfig, supplierConfigSchema } from "./supplier-config.ts";
 
 /** A usable config, or why the run must FAIL (§8: no DQ config → CONFIG_DQ_MISSING). */

@@ -1,14 +1,15 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { UsageError } from "../../../engine/errors.ts";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { UsageError } from "../../../engine/index.ts";
 import { MINIMAL_CONFIG } from "../fake/supplier-files.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { loadSupplierConfig } from "./load-supplier-config.ts";
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), "tm-snapcfg-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return dir;
 }

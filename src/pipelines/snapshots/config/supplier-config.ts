@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { encodingSupported } from "../extract/text-decoder.ts";
+import { encodingSupported } from "../input/text-decoder.ts";
 
 /** A header label compared loosely: trimmed, lower-cased, inner whitespace collapsed. */
 export function normalizeHeader(label: string): string {

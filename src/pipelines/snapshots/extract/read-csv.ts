@@ -1,8 +1,8 @@
 import type { RowEmitter } from "../emit/row-emitter.ts";
 import { type CompiledSchema, GateFailure, mapHeader } from "../emit/schema.ts";
-import type { ByteSource } from "./byte-source.ts";
+import type { ByteSource } from "../input/byte-source.ts";
+import { createChunkDecoder, EncodingError } from "../input/text-decoder.ts";
 import { CsvRecordParser, CsvSyntaxError } from "./csv-records.ts";
-import { createChunkDecoder, EncodingError } from "./text-decoder.ts";
 
 /** How to read a delimited text file. */
 export interface CsvOptions {

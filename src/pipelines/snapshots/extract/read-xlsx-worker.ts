@@ -1,13 +1,27 @@
-import { startWorkerThread } from "../../../engine/threads/start-worker-thread.ts";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startWorkerThread } from "../../../engine/index.ts";
 import type { KeyIndexWriter } from "../artifacts/key-index.ts";
 import type { LineSink } from "../artifacts/line-sink.ts";
 import { GateFailure } from "../emit/schema.ts";
-import type { ByteSource } from "./byte-source.ts";
+import type { ByteSource } from "../input/byte-source.ts";
 import type { XlsxOptions, XlsxReadInfo } from "./read-xlsx.ts";
 import type { XlsxIn, XlsxOut } from "./xlsx-worker.ts";
 
 /** A young generation big enough for exceljs's per-row objects (see xlsx-worker.ts). */
 const XLSX_WORKER_LIMITS = { maxYoungGenerationSizeMb: 64 };
+
+/** What readXlsxInWorker needs besides the in-thread options. */
+type WorkerReadOptions = XlsxOptions & {
+  runId: string;
+  supplier: string;
+  multiCategory: boolean;
+  buckets: number;
+  facts: LineSink;
+  bad: LineSink;
+  keys: KeyIndexWriter;
+};
 
 /**
  * readXlsx on a worker thread: streams the source's bytes to it chunk by chunk (waiting for
@@ -15,15 +29,22 @@ const XLSX_WORKER_LIMITS = { maxYoungGenerationSizeMb: 64 };
  */
 export async function readXlsxInWorker(
   source: ByteSource,
-  o: XlsxOptions & {
-    runId: string;
-    supplier: string;
-    multiCategory: boolean;
-    buckets: number;
-    facts: LineSink;
-    bad: LineSink;
-    keys: KeyIndexWriter;
-  },
+  o: WorkerReadOptions,
+): Promise<XlsxReadInfo> {
+  // The worker's spooled worksheets go here; removed by this thread, after the worker is
+  // gone, so a worker terminated mid-read (stop, abort, failure) leaves nothing behind.
+  const spoolDir = await mkdtemp(path.join(tmpdir(), "tidemark-xlsx-"));
+  try {
+    return await readOnWorker(source, o, spoolDir);
+  } finally {
+    await rm(spoolDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+async function readOnWorker(
+  source: ByteSource,
+  o: WorkerReadOptions,
+  spoolDir: string,
 ): Promise<XlsxReadInfo> {
   o.facts.flush();
   o.bad.flush();
@@ -65,6 +86,7 @@ export async function readXlsxInWorker(
       badFd: o.bad.fd,
       keyFds: o.keys.fds,
       buckets: o.buckets,
+      spoolDir,
     };
     worker.postMessage(init);
     let done: Extract<XlsxOut, { type: "done" }> | undefined;

@@ -1,9 +1,14 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Readable } from "node:stream";
 import type ExcelJS from "exceljs";
 import type { SupplierConfig } from "../config/supplier-config.ts";
 import type { RowEmitter } from "../emit/row-emitter.ts";
 import { type CompiledSchema, GateFailure, mapHeader } from "../emit/schema.ts";
 import { CellErrorValue, type CellValue } from "../emit/value-parsers.ts";
+import { SourceReadError } from "../input/byte-source.ts";
+import { openWorkbookReader } from "./xlsx-workbook-reader.ts";
 
 /** How to read a workbook. */
 export interface XlsxOptions {
@@ -13,6 +18,11 @@ export interface XlsxOptions {
   signal?: AbortSignal;
   /** Called after each sheet's rows (test hooks). */
   onSheet?: (name: string) => void;
+  /**
+   * An existing folder for the worksheets set aside until the shared strings are read; the
+   * caller removes it. Without it the read makes (and removes) one in the OS temp folder.
+   */
+  spoolDir?: string;
 }
 
 /** Which sheets were read, skipped or empty. */
@@ -36,6 +46,8 @@ export function cellValue(v: unknown): CellValue {
     if ("error" in o) return new CellErrorValue(String(o.error));
     if ("result" in o) return cellValue(o.result);
     if ("formula" in o || "sharedFormula" in o) return null;
+    // Only a reader that missed xl/sharedStrings.xml leaves these: never pass one off as text.
+    if ("sharedString" in o) throw new Error(`shared string ${String(o.sharedString)} not found`);
     if (Array.isArray(o.richText)) {
       return (o.richText as Array<{ text?: unknown }>).map((r) => String(r.text ?? "")).join("");
     }
@@ -62,18 +74,30 @@ const isBlank = (cells: CellValue[]) =>
  * header (gate schema check per sheet).
  */
 export async function readXlsx(input: Readable, o: XlsxOptions): Promise<XlsxReadInfo> {
+  if (o.spoolDir !== undefined) return readSheets(input, o, o.spoolDir);
+  const spoolDir = await mkdtemp(path.join(tmpdir(), "tidemark-xlsx-"));
+  try {
+    return await readSheets(input, o, spoolDir);
+  } finally {
+    await rm(spoolDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+async function readSheets(input: Readable, o: XlsxOptions, spoolDir: string) {
   const info: XlsxReadInfo = { sheets: [], skipped_sheets: [] };
   const bySheet = o.categories?.from === "sheet" ? o.categories : undefined;
   const wanted = new Set(Object.keys(bySheet?.sheets ?? {}));
-  // Loaded on demand: CSV runs (and the main thread of a worker-read XLSX) never need it.
-  const { default: Excel } = await import("exceljs");
-  const reader = new Excel.stream.xlsx.WorkbookReader(input, {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    styles: "cache",
-    hyperlinks: "ignore",
-    entries: "ignore",
-  });
+  const reader = await openWorkbookReader(
+    input,
+    {
+      worksheets: "emit",
+      sharedStrings: "cache",
+      styles: "cache",
+      hyperlinks: "ignore",
+      entries: "ignore",
+    },
+    spoolDir,
+  );
   let worksheets = 0;
   let readOne = false;
   // Errors thrown by our own code are bugs, not a bad file: only reader errors mean unreadable.
@@ -137,6 +161,8 @@ export async function readXlsx(input: Readable, o: XlsxOptions): Promise<XlsxRea
     }
   } catch (err) {
     if (err instanceof GateFailure || inEmitter || (o.signal?.aborted ?? false)) throw err;
+    // The input could not be read (its caller reports that), not a bad workbook.
+    if (err instanceof SourceReadError) throw err;
     throw new GateFailure("FILE_UNREADABLE", `not a readable workbook: ${(err as Error).message}`);
   }
   if (worksheets === 0)

@@ -26,6 +26,8 @@ export interface XlsxInit {
   badFd: number;
   keyFds: number[];
   buckets: number;
+  /** Folder for spooled worksheets, owned (and removed) by the main thread. */
+  spoolDir: string;
 }
 
 /** Messages to the worker. */
@@ -59,6 +61,7 @@ async function run(init: XlsxInit): Promise<void> {
       categories: init.categories,
       schema: init.schema,
       emitter,
+      spoolDir: init.spoolDir,
     });
     facts.close();
     bad.close();

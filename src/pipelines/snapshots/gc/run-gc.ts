@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { startHeartbeat } from "../../../engine/leases/lease-heartbeat.ts";
-import type { Runtime } from "../../../engine/runtime/runtime.ts";
+import { type Runtime, startHeartbeat } from "../../../engine/index.ts";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
-import { resolveSettings } from "../config/settings.ts";
 import { supplierConfigSchema } from "../config/supplier-config.ts";
-import { HistoryRepo } from "../db/history-repo.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { knownSuppliers } from "../monitoring/status.ts";
+import { HistoryRepo } from "../repos/history-repo.ts";
+import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 import { type GcItem, planSupplierGc } from "./plan-gc.ts";

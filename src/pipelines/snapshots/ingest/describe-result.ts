@@ -1,4 +1,4 @@
-import type { IngestResult } from "../ingest/types.ts";
+import type { IngestResult } from "./types.ts";
 
 /** Human-readable lines for one ingestion. */
 export function describeResult(r: IngestResult): string[] {
@@ -19,8 +19,10 @@ export function describeResult(r: IngestResult): string[] {
   if (r.status === "PASS" && r.diff) {
     const d = r.diff;
     lines.push(`  state: published ${r.state_path}`);
+    // Full snapshot: a key missing from the file is gone from the state (its stock is 0 now).
+    const gone = d.removed > 0 ? " (keys no longer in the file: stock 0 now)" : "";
     lines.push(
-      `  vs previous state ${d.previous_run_id ?? "(none)"}: +${d.added} added, -${d.removed} removed (now 0), ~${d.changed} changed, ${d.unchanged} unchanged`,
+      `  vs previous state ${d.previous_run_id ?? "(none)"}: +${d.added} added, -${d.removed} removed${gone}, ~${d.changed} changed, ${d.unchanged} unchanged`,
     );
   }
   const inbox: string[] = [];

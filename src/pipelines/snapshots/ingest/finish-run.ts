@@ -1,17 +1,17 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { codeCommit } from "../../../infra/build/code-commit.ts";
+import { codeCommit } from "../../../engine/index.ts";
+import { destinationDir, RUN_FILES, runDir } from "../layout/tree.ts";
+import type { ReasonCode } from "../reason-codes/reason-code.ts";
+import { WORK_KEYS_DIR } from "./parse-input.ts";
 import {
   buildStats,
   documentText,
   type Manifest,
   manifestKey,
   type Stats,
-} from "../artifacts/run-documents.ts";
-import { destinationDir, RUN_FILES, runDir } from "../layout/tree.ts";
-import type { ReasonCode } from "../reason-codes/reason-code.ts";
-import { WORK_KEYS_DIR } from "./parse-input.ts";
+} from "./run-documents.ts";
 import type { HashedFile } from "./select-input.ts";
 import { moveIfPresent } from "./select-input.ts";
 import type { IngestResult, RunScope } from "./types.ts";

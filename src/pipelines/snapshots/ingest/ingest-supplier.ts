@@ -3,34 +3,37 @@
  * DQ (§8) → publication (§12). The caller holds the supplier's lock (§5): the engine lease
  * `snapshots:<supplier>` of the `snapshots.ingest` job type.
  */
-import { describeError } from "../../../engine/errors.ts";
-import { manifestKey } from "../artifacts/run-documents.ts";
+import { describeError } from "../../../engine/index.ts";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
-import { HistoryRepo } from "../db/history-repo.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { loadReasonCodes } from "../reason-codes/load-reason-codes.ts";
+import { HistoryRepo } from "../repos/history-repo.ts";
 import { crashPoint } from "./crash-hook.ts";
 import { failRun } from "./finish-run.ts";
 import { processFile } from "./process-file.ts";
 import { recover } from "./recover.ts";
-import { newSnapshotRunId } from "./run-id.ts";
+import { manifestKey } from "./run-documents.ts";
 import { type Selection, selectInput } from "./select-input.ts";
 import type { IngestDeps, IngestResult, RunScope } from "./types.ts";
 
-async function allocateRunId(deps: IngestDeps, history: HistoryRepo, supplier: string) {
+/**
+ * Records the run under the id it was given: the engine run's id, so `runs show` knows the id
+ * the manifest, artifacts and history carry. The primary key (and an existing manifest) refuse
+ * a reused id rather than overwrite another run's records.
+ */
+async function startRun(deps: IngestDeps, history: HistoryRepo, supplier: string) {
   const startedAt = deps.clock.now().toISOString();
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const runId = newSnapshotRunId(supplier, deps.jobStartAt);
-    const free = await history.tryStart({
-      run_id: runId,
-      supplier,
-      engine_run_id: deps.engineRunId,
-      started_at: startedAt,
-    });
-    // The primary key makes the id unique even for two runs in the same second (§6).
-    if (free && !(await deps.storage.stat(manifestKey(runId)))) return { runId, startedAt };
+  const runId = deps.runId;
+  const free = await history.tryStart({
+    run_id: runId,
+    supplier,
+    engine_run_id: deps.engineRunId,
+    started_at: startedAt,
+  });
+  if (!free || (await deps.storage.stat(manifestKey(runId)))) {
+    throw new Error(`run id ${runId} is already used by an earlier snapshots run`);
   }
-  throw new Error("could not allocate a unique run id");
+  return { runId, startedAt };
 }
 
 function inboxSummary(s: Selection | undefined): IngestResult["inbox"] {
@@ -76,7 +79,7 @@ export async function ingestSupplier(
   const supplier = checkSupplierName(supplierName);
   loadReasonCodes();
   const history = new HistoryRepo(deps.db);
-  const { runId, startedAt } = await allocateRunId(deps, history, supplier);
+  const { runId, startedAt } = await startRun(deps, history, supplier);
   const scope: RunScope = {
     deps,
     supplier,

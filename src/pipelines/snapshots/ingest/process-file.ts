@@ -3,7 +3,6 @@ import { dropFacts } from "../artifacts/drop-facts.ts";
 import { dedupeAndDiff, type PreviousIndex } from "../artifacts/key-diff.ts";
 import { describeIdentity } from "../artifacts/key-index.ts";
 import { LineSink } from "../artifacts/line-sink.ts";
-import { buildStats, type Stats } from "../artifacts/run-documents.ts";
 import type { SupplierConfig } from "../config/supplier-config.ts";
 import { GateFailure } from "../emit/schema.ts";
 import { destinationDir, keyBucketName, RUN_FILES, STATE_FILES } from "../layout/tree.ts";
@@ -13,6 +12,7 @@ import { decideDq } from "./dq.ts";
 import { failRun, writeRunDocuments } from "./finish-run.ts";
 import { type Parsed, parseInput, WORK_KEYS_DIR } from "./parse-input.ts";
 import { publishState } from "./publish-state.ts";
+import { buildStats, type Stats } from "./run-documents.ts";
 import { type HashedFile, moveIfPresent } from "./select-input.ts";
 import type { IngestResult, RunScope } from "./types.ts";
 
@@ -139,14 +139,16 @@ export async function processFile(
       created_at: clock.now().toISOString(),
     },
     now: () => clock.now(),
+    commit: scope.deps.commit,
   });
   stats.timing_ms.publish = Math.round(performance.now() - t2);
   scope.deps.logger.debug({ timing_ms: stats.timing_ms }, "ingestion phases");
   crashPoint("before-archive");
-  const movedTo = await moveIfPresent(
-    storage,
-    chosen.entry.key,
-    destinationDir(scope.supplier, "accepted"),
+  // Fenced too: a run that lost its lease after publishing leaves the archive move to the
+  // next run's recovery instead of racing it (which archived one input twice).
+  const commit = scope.deps.commit ?? ((effect) => effect());
+  const movedTo = await commit(() =>
+    moveIfPresent(storage, chosen.entry.key, destinationDir(scope.supplier, "accepted")),
   );
   const finishedAt = clock.now().toISOString();
   const manifestPath = await writeRunDocuments(

@@ -1,11 +1,4 @@
-import { codeCommit } from "../../../infra/build/code-commit.ts";
-import {
-  documentText,
-  type Manifest,
-  manifestKey,
-  type Stats,
-} from "../artifacts/run-documents.ts";
-import type { HistoryRepo } from "../db/history-repo.ts";
+import { codeCommit } from "../../../engine/index.ts";
 import {
   acceptedKey,
   destinationDir,
@@ -14,6 +7,7 @@ import {
   runDir,
   STATE_FILES,
 } from "../layout/tree.ts";
+import type { HistoryRepo } from "../repos/history-repo.ts";
 import type {
   SnapshotStorage,
   StatePointer,
@@ -21,6 +15,7 @@ import type {
 } from "../storage/snapshot-storage.ts";
 import { publishedRunOf } from "./accepted.ts";
 import { writeAccepted } from "./publish-state.ts";
+import { documentText, type Manifest, manifestKey, type Stats } from "./run-documents.ts";
 import { parseSnapshotRunId } from "./run-id.ts";
 import { hashStored, moveIfPresent } from "./select-input.ts";
 

@@ -1,10 +1,11 @@
 /** The JSON documents of a run: stats.json (§9.4), manifest.json (§10), accepted record (§11). */
+
+import type { SnapshotDiff } from "../artifacts/key-diff.ts";
 import type { Counts } from "../emit/row-emitter.ts";
-import { badRatio } from "../ingest/dq.ts";
 import { RUN_FILES, runDir } from "../layout/tree.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
 import type { StatePointer } from "../storage/snapshot-storage.ts";
-import type { SnapshotDiff } from "./key-diff.ts";
+import { badRatio } from "./dq.ts";
 
 /** Key of a run's manifest. */
 export const manifestKey = (runId: string) => `${runDir(runId)}/${RUN_FILES.manifest}`;

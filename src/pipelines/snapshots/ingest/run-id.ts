@@ -1,5 +1,3 @@
-import { newRunId } from "../../../engine/runs/run-id.ts";
-
 /** Seed §6: `<supplier>_<YYYYMMDDTHHMMSSZ>_<rand6>` (UTC, Z suffix, 6 lowercase hex). */
 export const SNAPSHOT_RUN_ID = /^([A-Za-z0-9][A-Za-z0-9_-]*)_(\d{8}T\d{6}Z)_([0-9a-f]{6})$/;
 
@@ -18,3 +16,5 @@ export function parseSnapshotRunId(
   const iso = `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(9, 11)}:${t.slice(11, 13)}:${t.slice(13, 15)}Z`;
   return { supplier: m[1]!, startedAt: new Date(iso) };
 }
+
+import { newRunId } from "../../../engine/index.ts";

@@ -1,11 +1,9 @@
-import type { Clock } from "../../../engine/context/clock.ts";
-import type { Database } from "../../../infra/db/open-database.ts";
-import type { Logger } from "../../../infra/logging/logger.ts";
+import type { Clock, Database, Logger } from "../../../engine/index.ts";
 import type { SnapshotDiff } from "../artifacts/key-diff.ts";
-import type { SnapshotSettings } from "../config/settings.ts";
 import type { SupplierConfig } from "../config/supplier-config.ts";
-import type { HistoryRepo } from "../db/history-repo.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
+import type { HistoryRepo } from "../repos/history-repo.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 import type { RecoveryReport } from "./recover.ts";
 
@@ -17,12 +15,21 @@ export interface IngestDeps {
   clock: Clock;
   logger: Logger;
   signal?: AbortSignal;
-  /** The engine run (tm_runs) executing this ingestion. */
+  /**
+   * The run's id, `<supplier>_<YYYYMMDDTHHMMSSZ>_<rand6>`: the engine run's own id (one id per
+   * run), used for the history row, runs/<run_id>/, the state and the manifest.
+   */
+  runId: string;
+  /** The engine run (tm_runs) executing this ingestion; null when called directly (tests). */
   engineRunId: string | null;
-  /** Start of the engine run, whole seconds UTC: the time in the seed run id. */
-  jobStartAt: Date;
   /** Plan only: report what the inbox step would do, change nothing. */
   dryRun: boolean;
+  /**
+   * Runs a step others can see (the state switch, the input's archive move) under the run's
+   * lease: the engine's fenced commit, so a run that lost its lease publishes and moves nothing.
+   * Absent (a direct call, e.g. tests): the step just runs.
+   */
+  commit?: <T>(effect: () => Promise<T>) => Promise<T>;
 }
 
 /** One ingestion in progress. */

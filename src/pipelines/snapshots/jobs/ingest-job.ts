@@ -1,9 +1,9 @@
-import type { JobContext } from "../../../engine/context/job-context.ts";
-import type { JobResult } from "../../../engine/registry/pipeline-definition.ts";
-import { resolveSettings } from "../config/settings.ts";
+import type { JobContext, JobResult } from "../../../engine/index.ts";
+import { ingestSupplier } from "../ingest/ingest-supplier.ts";
+import { newSnapshotRunId, parseSnapshotRunId } from "../ingest/run-id.ts";
+import type { IngestResult } from "../ingest/types.ts";
+import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
-import { ingestSupplier } from "./ingest-supplier.ts";
-import type { IngestResult } from "./types.ts";
 
 /** The engine run's outcome for a seed result: PASS succeeded, FAIL failed, no input skipped. */
 export function jobResultFor(result: IngestResult): JobResult {
@@ -13,6 +13,22 @@ export function jobResultFor(result: IngestResult): JobResult {
     return { status: "failed", summary, message: `FAIL ${result.reason_code}: ${result.detail}` };
   }
   return { status: "skipped", summary, message: result.detail ?? undefined };
+}
+
+/**
+ * The snapshots run id of an engine run: the engine's own id, which `runIdPrefix` makes
+ * `<supplier>_<YYYYMMDDTHHMMSSZ>_<rand6>`. A run id made elsewhere under the job's name (a run
+ * queued before `runIdPrefix` applied) would not name the supplier, which gc and recovery read
+ * from the id: such a run gets a supplier id of its own, and the manifest keeps the engine's.
+ */
+export function snapshotRunIdFor(ctx: JobContext, supplier: string): string {
+  if (parseSnapshotRunId(ctx.runId)?.supplier === supplier) return ctx.runId;
+  const own = newSnapshotRunId(supplier, ctx.jobStartAt);
+  ctx.logger.warn(
+    { engine_run_id: ctx.runId, run_id: own },
+    "the engine run id does not name the supplier; the snapshots run has its own id",
+  );
+  return own;
 }
 
 /** `snapshots.ingest` job: one ingestion of params.supplier under the engine's lease. */
@@ -26,9 +42,10 @@ export async function runIngestJob(ctx: JobContext, supplier: string): Promise<J
       clock: ctx.clock,
       logger: ctx.logger,
       signal: ctx.signal,
+      runId: snapshotRunIdFor(ctx, supplier),
       engineRunId: ctx.runId,
-      jobStartAt: ctx.jobStartAt,
       dryRun: ctx.dryRun,
+      commit: (effect) => ctx.commit(() => effect()),
     },
     supplier,
   );

@@ -1,5 +1,3 @@
-import { UsageError } from "../../../engine/errors.ts";
-
 /** ASCII letters, digits, `-` and `_`, starting with a letter or digit: safe as a folder and key. */
 export const SUPPLIER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -17,3 +15,5 @@ export function checkSupplierName(name: string): string {
   }
   return name;
 }
+
+import { UsageError } from "../../../engine/define.ts";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { columnTypes, dialectOf, ensureSchema } from "../../../../infra/db/dialect.ts";
+import { columnTypes, dialectOf, ensureSchema } from "../../../engine/index.ts";
 
 /** Run history and inbox events of the snapshots pipeline. */
 export async function up(db: Kysely<object>): Promise<void> {

@@ -31,32 +31,32 @@ export function snapshotMetricFamilies(statuses: readonly SupplierStatus[]): Met
   return [
     family(
       "tidemark_snapshots_state_age_seconds",
-      "Seconds since state/current was switched (seed 002 §14); absent when never published.",
+      "Seconds since the supplier's current state was published; absent until one is published",
       (s) => s.state?.age_seconds,
     ),
     family(
       "tidemark_snapshots_state_facts",
-      "Facts in the published state.",
+      "Facts in the supplier's current published state",
       (s) => s.state?.fact_count,
     ),
     family(
       "tidemark_snapshots_consecutive_fails",
-      "FAIL runs since the last PASS (repeated FAIL, §14).",
+      "FAIL runs in a row since the last PASS (REPEATED_FAIL alert)",
       (s) => s.consecutive_fails,
     ),
     family(
       "tidemark_snapshots_identical_sha_streak",
-      "Inbox files in a row with the same SHA-256 (drift detection, §14).",
+      "Inbox files in a row with the same SHA-256 (SHA_DRIFT alert: the supplier resends one file)",
       (s) => s.identical_sha.count,
     ),
     family(
       "tidemark_snapshots_inbox_files",
-      "Files waiting in the supplier's inbox.",
+      "Files waiting in the supplier's inbox",
       (s) => s.inbox_files,
     ),
     family(
       "tidemark_snapshots_last_run_pass",
-      "1 when the latest PASS/FAIL run passed, 0 when it failed.",
+      "1 when the supplier's latest PASS/FAIL run passed, 0 when it failed",
       (s) =>
         s.last_run && (s.last_run.status === "PASS" || s.last_run.status === "FAIL")
           ? Number(s.last_run.status === "PASS")
@@ -64,7 +64,7 @@ export function snapshotMetricFamilies(statuses: readonly SupplierStatus[]): Met
     ),
     {
       name: "tidemark_snapshots_alert",
-      help: "1 for each active alert (REPEATED_FAIL, SHA_DRIFT, STATE_STALE).",
+      help: "1 for each active alert of the supplier (REPEATED_FAIL, SHA_DRIFT, STATE_STALE)",
       type: "gauge",
       samples: statuses.flatMap((s) =>
         s.alerts.map((alert) => ({ labels: { supplier: s.supplier, alert }, value: 1 })),

@@ -3,17 +3,15 @@
  * (repeated FAIL) and the same SHA-256 arriving in a row (drift). Plain data, so the CLI prints
  * it and the HTTP server can expose it as Prometheus metrics (see metrics.ts).
  */
+
 import { existsSync, readdirSync } from "node:fs";
-import type { Clock } from "../../../engine/context/clock.ts";
-import type { BlobStore } from "../../../infra/blobs/blob-store.ts";
-import type { Config } from "../../../infra/config/load-config.ts";
-import type { Database } from "../../../infra/db/open-database.ts";
+import type { BlobStore, Clock, Config, Database } from "../../../engine/index.ts";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
-import { resolveSettings } from "../config/settings.ts";
-import { HistoryRepo } from "../db/history-repo.ts";
 import { isInFlightName } from "../ingest/select-input.ts";
 import { isSupplierName } from "../layout/supplier-name.ts";
 import { inboxDir } from "../layout/tree.ts";
+import { HistoryRepo } from "../repos/history-repo.ts";
+import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 

@@ -1,7 +1,7 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { findReasonCodesFile, loadReasonCodes, parseReasonCodes } from "./load-reason-codes.ts";
 import { REASON_CODES } from "./reason-code.ts";
 
@@ -28,6 +28,7 @@ describe("reason codes", () => {
 
   it("is found from the compiled layout too (dist/pipelines/snapshots/reason-codes/)", () => {
     const pkg = mkdtempSync(path.join(tmpdir(), "tm-pkg-"));
+    onTestFinished(() => rmSync(pkg, { recursive: true, force: true }));
     const module = path.join(
       pkg,
       "dist",

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { type Database, typed } from "../../../infra/db/open-database.ts";
-import type { InputEventTable, RunTable, SnapshotTables } from "./tables.ts";
+import { type Database, typed } from "../../../engine/index.ts";
+import type { InputEventTable, RunTable, SnapshotTables } from "../tables.ts";
 
 /** Fields set when a run ends. */
 export type RunEnd = Partial<Omit<RunTable, "run_id" | "supplier" | "started_at">> & {

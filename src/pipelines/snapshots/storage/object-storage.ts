@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { BlobNotFoundError, type BlobStore } from "../../../infra/blobs/blob-store.ts";
+import { BlobNotFoundError, type BlobStore } from "../../../engine/index.ts";
 import { currentPointer, STATE_FILES, stateDir } from "../layout/tree.ts";
 import {
   type SnapshotStorage,

@@ -1,5 +1,5 @@
-import type { BlobStore } from "../../../infra/blobs/blob-store.ts";
-import type { SnapshotSettings } from "../config/settings.ts";
+import type { BlobStore } from "../../../engine/index.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { FsSnapshotStorage } from "./fs-storage.ts";
 import { ObjectSnapshotStorage } from "./object-storage.ts";
 import type { SnapshotStorage } from "./snapshot-storage.ts";

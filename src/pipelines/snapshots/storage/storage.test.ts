@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { S3BlobStore } from "../../../infra/blobs/s3-blob-store.ts";
+import { S3BlobStore } from "../../../testing/blob-stores.ts";
 import { FsSnapshotStorage } from "./fs-storage.ts";
 import { ObjectSnapshotStorage } from "./object-storage.ts";
 import type { SnapshotStorage, StatePointer, StatePublication } from "./snapshot-storage.ts";

@@ -1,0 +1,123 @@
+import { existsSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { type CliServices, JobService, UsageError } from "../../../engine/index.ts";
+import { supplierConfigFile } from "../config/load-supplier-config.ts";
+import { checkSupplierName } from "../layout/supplier-name.ts";
+import { inboxDir } from "../layout/tree.ts";
+import { resolveSettings } from "../settings.ts";
+import {
+  DQ_DEFAULTS,
+  type DqValues,
+  supplierConfigTemplate,
+} from "../suppliers/config-template.ts";
+import { checkSupplierJobName, supplierJobName } from "../suppliers/supplier-job.ts";
+
+/** Options of `tidemark snapshots supplier add` (as commander passes them: strings). */
+export interface SupplierAddOptions {
+  dqMinFactCount?: string;
+  dqMaxBadRatio?: string;
+  dqAllowEmptySnapshot?: boolean;
+  schedule?: string;
+  timezone?: string;
+  force?: boolean;
+}
+
+/** The DQ values of the options, defaults for those not given; a bad value is exit 2. */
+export function dqValuesOf(opts: SupplierAddOptions): DqValues {
+  const dq = { ...DQ_DEFAULTS };
+  if (opts.dqMinFactCount !== undefined) {
+    if (!/^\d+$/.test(opts.dqMinFactCount)) {
+      throw new UsageError(
+        `--dq-min-fact-count: expected a whole number (0 or more), got ${JSON.stringify(opts.dqMinFactCount)}`,
+      );
+    }
+    dq.min_fact_count = Number(opts.dqMinFactCount);
+  }
+  if (opts.dqMaxBadRatio !== undefined) {
+    const ratio = Number(opts.dqMaxBadRatio);
+    if (!/^\d*\.?\d+$/.test(opts.dqMaxBadRatio) || ratio > 1) {
+      throw new UsageError(
+        `--dq-max-bad-ratio: expected a number from 0 to 1, got ${JSON.stringify(opts.dqMaxBadRatio)}`,
+      );
+    }
+    dq.max_bad_ratio = ratio;
+  }
+  if (opts.dqAllowEmptySnapshot) dq.allow_empty_snapshot = true;
+  return dq;
+}
+
+/** Writes a file whole or not at all (a reader never sees half a config). */
+async function writeWhole(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/**
+ * `tidemark snapshots supplier add <name>`: writes the supplier's DQ config (every key shown,
+ * commented), creates its inbox folder (fs storage) and the job `snapshots.<name>`, and says
+ * where to drop files and how to run it. Everything is checked before anything is written:
+ * an invalid name or option, an existing config without --force, a bad schedule, or a job
+ * `snapshots.<name>` that ingests something else is exit 2 with nothing changed.
+ */
+export async function supplierAddCommand(
+  services: CliServices,
+  name: string,
+  opts: SupplierAddOptions,
+): Promise<void> {
+  const supplier = checkSupplierName(name);
+  const dq = dqValuesOf(opts);
+  const runtime = await services.runtime();
+  const settings = resolveSettings(runtime.config);
+  const file = supplierConfigFile(settings.configDir, supplier);
+  const existed = existsSync(file);
+  if (existed && !opts.force) {
+    throw new UsageError(
+      `supplier ${supplier} already has a config file ${file} (--force overwrites it)`,
+    );
+  }
+  await checkSupplierJobName(runtime, supplier);
+  const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
+  const jobName = supplierJobName(supplier);
+  const job = await jobs.repo.get(jobName);
+  const spec = {
+    name: jobName,
+    type: "snapshots.ingest",
+    params: { supplier },
+    schedule: opts.schedule ?? job?.schedule ?? null,
+    timezone: opts.timezone ?? job?.timezone ?? "UTC",
+    enabled: job?.enabled ?? true,
+  };
+  jobs.validateSpec(spec);
+
+  await writeWhole(file, supplierConfigTemplate(supplier, dq));
+  const inboxKey = inboxDir(supplier);
+  let inbox: string;
+  if (settings.storage === "fs") {
+    const dir = path.join(settings.root, ...inboxKey.split("/"));
+    await mkdir(dir, { recursive: true });
+    inbox = `${dir}${path.sep}`;
+  } else {
+    inbox = `${settings.root}/${inboxKey}/ (key prefix in the blob store of tidemark.yaml)`;
+  }
+  let jobLine: string;
+  if (!job) {
+    await jobs.add(spec);
+    jobLine = `${jobName} added`;
+  } else if (opts.schedule !== undefined || opts.timezone !== undefined) {
+    await jobs.update(jobName, { schedule: spec.schedule, timezone: spec.timezone });
+    jobLine = `${jobName} updated`;
+  } else jobLine = `${jobName} kept as it was`;
+  const when = spec.schedule ? `schedule "${spec.schedule}" ${spec.timezone}` : "no schedule";
+
+  services.print(`Supplier ${supplier} is set up.`);
+  services.print(
+    `  config: ${file}${existed ? " (overwritten)" : ""}  (min_fact_count ${dq.min_fact_count}, max_bad_ratio ${dq.max_bad_ratio}, allow_empty_snapshot ${dq.allow_empty_snapshot}; make key and columns match the supplier's files)`,
+  );
+  services.print(`  inbox:  ${inbox}  (drop full-snapshot CSV or XLSX files here)`);
+  services.print(`  job:    ${jobLine} (snapshots.ingest, ${when})`);
+  services.print(`Run it:   tidemark snapshots run ${supplier}`);
+  services.print(`Then:     tidemark snapshots status ${supplier}`);
+}
