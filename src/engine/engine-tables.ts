@@ -1,3 +1,4 @@
+import type { Generated } from "kysely";
 /** Row types of the engine's own tables (`tm_` prefix). Timestamps are ISO-8601 UTC strings. */
 
 export interface JobsTable {
@@ -42,6 +43,8 @@ export interface LeasesTable {
   expires_at: string;
   /** formatOwner() of the holding process; null in rows from before it was recorded. */
   owner: string | null;
+  /** Fencing token: grows by one on every take-over of the key. */
+  token: Generated<number>;
 }
 
 export interface EngineTables {

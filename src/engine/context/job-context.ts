@@ -1,3 +1,4 @@
+import type { Transaction } from "kysely";
 import type { BlobStore } from "../../infra/blobs/blob-store.ts";
 import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
@@ -7,7 +8,7 @@ import type { LeaseStore } from "../leases/lease-store.ts";
 import type { Clock } from "./clock.ts";
 
 /** Everything a run receives (seed 000's JobContext, plus the engine's services). */
-export interface JobContext {
+export interface JobContext<S = unknown> {
   /** Deployment environment (`dev` | `prod`). */
   readonly env: Config["env"];
   readonly jobName: string;
@@ -36,6 +37,15 @@ export interface JobContext {
   readonly environ: NodeJS.ProcessEnv;
   /** The resolved configuration (data dir, per-pipeline settings, …). */
   readonly config: Config;
+  /** The job's pipeline's validated `pipelines.<name>` settings. */
+  readonly settings: S;
+  /**
+   * Commits an effect under the run's lease (fencing): `effect` runs in a database transaction
+   * that first checks, with the lease row locked, that this run still holds its lease with its
+   * fencing token; otherwise LeaseLostError and nothing happens. Every cursor, watermark, ledger
+   * or state commit goes through here, so a run that lost its lease changes nothing.
+   */
+  commit<DB, T>(effect: (tx: Transaction<DB>) => Promise<T>): Promise<T>;
   /** A progress bar on a TTY, silent otherwise. */
   progress(label: string, total?: number): ProgressReporter;
 }

@@ -1,5 +1,6 @@
-import type { Kysely } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
+import { LeaseLostError } from "../../infra/errors.ts";
 import { type Clock, isoTimestamp } from "../context/clock.ts";
 import type { EngineTables, LeasesTable } from "../engine-tables.ts";
 import {
@@ -15,6 +16,8 @@ export interface Lease {
   key: string;
   holder: string;
   expiresAt: string;
+  /** Fencing token: grows on every take-over of the key; fenced commits check it. */
+  token: number;
   /** Set when the lease was taken from a holder whose process had died on this machine. */
   tookOverFrom?: { holder: string; owner: ProcessOwner };
 }
@@ -60,15 +63,15 @@ export class LeaseStore {
       .onConflict((oc) =>
         oc
           .column("key")
-          .doUpdateSet(fresh)
+          .doUpdateSet({ ...fresh, token: sql<number>`tm_leases.token + 1` })
           .where((eb) =>
             eb.or([eb("tm_leases.expires_at", "<=", nowIso), eb("tm_leases.holder", "=", holder)]),
           ),
       )
-      .returning(["key", "holder", "expires_at"])
+      .returning(["key", "holder", "expires_at", "token"])
       .executeTakeFirst();
     if (row && row.holder === holder) {
-      return { key: row.key, holder: row.holder, expiresAt: row.expires_at };
+      return { key: row.key, holder: row.holder, expiresAt: row.expires_at, token: row.token };
     }
     return this.#takeOverFromDead(key, fresh);
   }
@@ -76,24 +79,26 @@ export class LeaseStore {
   /** Takes a lease whose owner died on this machine; undefined if it is alive or elsewhere. */
   async #takeOverFromDead(
     key: string,
-    fresh: Omit<LeasesTable, "key">,
+    fresh: Omit<LeasesTable, "key" | "token">,
   ): Promise<Lease | undefined> {
     const current = await this.get(key);
     const owner = parseOwner(current?.owner);
     if (!current || !owner || !isGoneHere(owner, this.self.owner, this.self.alive)) {
       return undefined;
     }
-    const res = await this.#db
+    const row = await this.#db
       .updateTable("tm_leases")
-      .set(fresh)
+      .set({ ...fresh, token: sql<number>`token + 1` })
       .where("key", "=", key)
       .where("holder", "=", current.holder)
+      .returning("token")
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return undefined;
+    if (!row) return undefined;
     return {
       key,
       holder: fresh.holder,
       expiresAt: fresh.expires_at,
+      token: row.token,
       tookOverFrom: { holder: current.holder, owner },
     };
   }
@@ -113,6 +118,35 @@ export class LeaseStore {
     return Number(res.numUpdatedRows) === 1;
   }
 
+  /**
+   * Runs `effect` in a transaction that first checks — by renewing it, which locks the lease
+   * row (Postgres) or the database (SQLite) until the commit — that `lease` is still held by
+   * its holder with its fencing token. Lost: LeaseLostError, and `effect` never runs. While
+   * `effect` runs nobody can take the lease over, so effects outside the database made inside
+   * it (a symlink switch, a pointer object) are fenced too.
+   */
+  async fencedCommit<DB, T>(
+    lease: Pick<Lease, "key" | "holder" | "token">,
+    ttlMs: number,
+    effect: (tx: Transaction<DB>) => Promise<T>,
+  ): Promise<T> {
+    return this.#db.transaction().execute(async (tx) => {
+      const now = this.clock.now();
+      const res = await tx
+        .updateTable("tm_leases")
+        .set({
+          heartbeat_at: isoTimestamp(now),
+          expires_at: isoTimestamp(new Date(now.getTime() + ttlMs)),
+        })
+        .where("key", "=", lease.key)
+        .where("holder", "=", lease.holder)
+        .where("token", "=", lease.token)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw new LeaseLostError(lease.key, lease.holder);
+      return effect(tx as unknown as Transaction<DB>);
+    });
+  }
+
   /** Gives the lease up if this holder still has it. */
   async release(key: string, holder: string): Promise<void> {
     await this.#db
@@ -123,7 +157,7 @@ export class LeaseStore {
   }
 
   /** The current row for a key, expired or not. */
-  async get(key: string): Promise<LeasesTable | undefined> {
+  async get(key: string): Promise<Selectable<LeasesTable> | undefined> {
     return this.#db.selectFrom("tm_leases").selectAll().where("key", "=", key).executeTakeFirst();
   }
 

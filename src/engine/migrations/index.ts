@@ -10,5 +10,7 @@ export const engineMigrations: MigrationScope = {
     "0004-lease-owner": await import("./0004-lease-owner.ts"),
     "0005-cursors": await import("./0005-cursors.ts"),
     "0006-rate-limits": await import("./0006-rate-limits.ts"),
+    "0007-lease-token": await import("./0007-lease-token.ts"),
+    "0008-run-request-interrupted": await import("./0008-run-request-interrupted.ts"),
   }),
 };

@@ -3,7 +3,7 @@ import { createProgress, silentProgress } from "../../infra/logging/progress.ts"
 import { isoTimestamp, truncateToSeconds, utcDayStart } from "../context/clock.ts";
 import type { JobContext } from "../context/job-context.ts";
 import type { RunStatus } from "../engine-tables.ts";
-import { AlreadyRunningError, describeError, UsageError } from "../errors.ts";
+import { AlreadyRunningError, describeError, LeaseLostError, UsageError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
 import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
 import type { RunEndedEvent } from "../notify/run-events.ts";
@@ -25,6 +25,11 @@ export interface RunRequest {
   /** Draw a progress bar on a TTY (off for --json). */
   progress?: boolean;
   /**
+   * The caller shows the run's outcome to a person (the CLI prints its summary): the failure is
+   * then logged at debug, so no log line repeats what the summary says.
+   */
+  callerReportsOutcome?: boolean;
+  /**
    * Run id assigned when the run was requested (HTTP API: known at enqueue time). Must be
    * `<jobName>_<YYYYMMDDTHHMMSSZ>_<hex6>`; if a run already used it (a redelivered request),
    * the run gets a fresh id.
@@ -41,19 +46,20 @@ export interface RunReport extends RunEndedEvent {
 async function chooseRunId(
   runs: RunRepo,
   request: RunRequest,
+  prefix: string,
   jobStartAt: Date,
   runtime: Runtime,
 ): Promise<string> {
   const wanted = request.runId;
-  if (wanted === undefined) return newRunId(request.jobName, jobStartAt);
+  if (wanted === undefined) return newRunId(prefix, jobStartAt);
   const match = RUN_ID_PATTERN.exec(wanted);
-  if (!match || match[1] !== request.jobName) {
+  if (!match || (match[1] !== request.jobName && match[1] !== prefix)) {
     throw new UsageError(
       `run id ${JSON.stringify(wanted)} does not belong to job ${request.jobName}`,
     );
   }
   if (!(await runs.get(wanted))) return wanted;
-  const fresh = newRunId(request.jobName, jobStartAt);
+  const fresh = newRunId(prefix, jobStartAt);
   runtime.logger.warn(
     { job: request.jobName, requested: wanted, run_id: fresh },
     "run id already used; using a new one",
@@ -74,12 +80,14 @@ export function exitCodeFor(status: RunStatus): number {
 export async function executeRun(runtime: Runtime, request: RunRequest): Promise<RunReport> {
   const jobType = runtime.registry.jobType(request.jobType);
   const params = validateParams(runtime.registry, request.jobName, jobType.name, request.params);
+  const pipeline = runtime.registry.pipelineOf(jobType.name);
   const runs = new RunRepo(runtime.db, runtime.events);
   const startedAt = runtime.clock.now();
   await runs.markAbandoned(isoTimestamp(startedAt));
 
   const jobStartAt = truncateToSeconds(startedAt);
-  const runId = await chooseRunId(runs, request, jobStartAt, runtime);
+  const prefix = jobType.runIdPrefix?.(request.jobName, params) ?? request.jobName;
+  const runId = await chooseRunId(runs, request, prefix, jobStartAt, runtime);
   const leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
   const ttl = request.leaseTtlMs ?? runtime.config.runs.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
@@ -102,6 +110,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     );
   }
   const abort = new AbortController();
+  let leaseLost = false;
   const onOuterAbort = () => abort.abort(request.signal?.reason);
   request.signal?.addEventListener("abort", onOuterAbort, { once: true });
   const heartbeat = startHeartbeat({
@@ -110,7 +119,10 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     holder: runId,
     ttlMs: ttl,
     logger,
-    onLost: () => abort.abort(new Error(`lease ${leaseKey} lost`)),
+    onLost: () => {
+      leaseLost = true;
+      abort.abort(new LeaseLostError(leaseKey, runId));
+    },
   });
 
   const dryRun = request.dryRun ?? false;
@@ -143,7 +155,16 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       signal: abort.signal,
       leases: runtime.leases,
       config: runtime.config,
+      settings: pipeline
+        ? runtime.registry.settingsFor(runtime.config, pipeline, runtime.environ)
+        : undefined,
       environ: runtime.environ,
+      commit: (effect) =>
+        runtime.leases.fencedCommit(
+          { key: leaseKey, holder: runId, token: lease.token },
+          ttl,
+          effect,
+        ),
       progress: (label, total) =>
         request.progress ? createProgress(label, total) : silentProgress(),
     };
@@ -151,14 +172,22 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     result = await jobType.run(ctx, params);
     if (result.status === "failed") error = result.message ?? "job reported failure";
   } catch (err) {
+    if (err instanceof LeaseLostError) leaseLost = true;
     error = describeError(err);
-    logger.error({ err }, "run failed");
+    const level = request.callerReportsOutcome ? "debug" : "error";
+    logger[level]({ err }, leaseLost ? "lease lost; the run committed nothing more" : "run failed");
   } finally {
     heartbeat.stop();
     request.signal?.removeEventListener("abort", onOuterAbort);
   }
 
-  const status: RunStatus = error !== null ? "failed" : (result?.status ?? "succeeded");
+  // A run that lost its lease may have been overtaken: it never counts as succeeded.
+  const status: RunStatus = leaseLost
+    ? "abandoned"
+    : error !== null
+      ? "failed"
+      : (result?.status ?? "succeeded");
+  if (leaseLost && error === null) error = `lease lost: ${leaseKey} was taken over`;
   const summary = result?.summary ?? {};
   // A skip's reason is the one thing a user looking at the run wants to know.
   if (status === "skipped" && result?.message && summary.skip_reason === undefined) {
