@@ -1,4 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import {
+  queuedRunSchema,
+  requestedRunSchema,
+  runRequestOptionsSchema,
+} from "../engine/run-requests/index.ts";
 
 const RUN_STATUSES = ["running", "succeeded", "failed", "skipped", "abandoned"] as const;
 
@@ -58,49 +63,28 @@ export const RunSchema = z
   })
   .openapi("Run");
 
-/** A run requested over the API that no worker has started yet. */
-export const RequestedRunSchema = z
-  .object({
-    runId: z.string(),
-    jobName: z.string(),
-    status: z.enum(["queued", "dead"]).openapi({
-      description: "queued: waiting for a worker; dead: the queue gave up (see error)",
-    }),
-    messageId: z.string(),
-    requestedAt: z.string(),
-    dryRun: z.boolean(),
-    limit: z.number().int().nullable(),
-    attempts: z.number().int(),
-    error: z.string().nullable(),
-  })
-  .openapi("RequestedRun");
+// The engine's schemas may be built before @hono/zod-openapi extends zod (import order), so
+// they lack .openapi(): the API's named schemas wrap their shapes in objects made here.
+
+/** A run requested through the queue that no worker has started yet (the engine's RequestedRun). */
+export const RequestedRunSchema = z.object(requestedRunSchema.shape).openapi("RequestedRun");
 
 /** A job with its latest run. */
 export const JobDetailSchema = JobSchema.extend({ lastRun: RunSchema.nullable() }).openapi(
   "JobDetail",
 );
 
-/** Body of POST /api/jobs/{name}/runs; empty = a normal run. */
+/** Body of POST /api/jobs/{name}/runs; empty = a normal run (the engine's RunRequestOptions). */
 export const RunRequestBodySchema = z
-  .object({
-    dryRun: z.boolean().optional().openapi({ description: "Run without side-effect writes" }),
-    limit: z.number().int().positive().optional().openapi({ description: "At most n targets" }),
-  })
+  .object(runRequestOptionsSchema.shape)
   .strict()
   .openapi("RunRequest");
 
-/** Answer of POST /api/jobs/{name}/runs. */
+/** Answer of POST /api/jobs/{name}/runs: a projection of the engine's QueuedRun. */
 export const QueuedRunSchema = z
-  .object({
-    runId: z
-      .string()
-      .openapi({ description: "The id the run will be recorded under; poll /api/runs/{run_id}" }),
-    messageId: z.string().openapi({ description: "The queue message carrying the request" }),
-    jobName: z.string(),
-    status: z.literal("queued"),
-    dryRun: z.boolean(),
-    limit: z.number().int().nullable(),
-  })
+  .object(queuedRunSchema.shape)
+  .pick({ runId: true, messageId: true, jobName: true, dryRun: true, limit: true })
+  .extend({ status: z.literal("queued") })
   .openapi("QueuedRun");
 
 /** Query of GET /api/runs. */

@@ -1,38 +1,11 @@
 import type { JobRecord } from "../engine/jobs/job-repo.ts";
 import type { TidemarkMetrics } from "../engine/metrics/tidemark-metrics.ts";
 import type { Queue } from "../engine/queue/queue.ts";
+import type { QueuedRun, RequestedRun, RunRequestOptions } from "../engine/run-requests/index.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 
-/** A run request accepted onto the queue. */
-export interface QueuedRun {
-  runId: string;
-  messageId: string;
-  jobName: string;
-  dryRun: boolean;
-  limit: number | null;
-}
-
-/** A run requested over the API that has not started yet (no `tm_runs` row). */
-export interface RequestedRun {
-  runId: string;
-  jobName: string;
-  /** `queued`: waiting for (or being picked up by) a worker; `dead`: the queue gave up. */
-  status: "queued" | "dead";
-  messageId: string;
-  requestedAt: string;
-  dryRun: boolean;
-  limit: number | null;
-  /** Deliveries so far. */
-  attempts: number;
-  /** Why the last delivery failed (e.g. the job was running), null when none failed. */
-  error: string | null;
-}
-
-/** Options of a requested run. */
-export interface RunRequestOptions {
-  dryRun?: boolean;
-  limit?: number;
-}
+// The run-request types are the engine's; re-exported for the server's callers.
+export type { QueuedRun, RequestedRun, RunRequestOptions };
 
 /** What the system routes (/healthz, /metrics) need from the process hosting them. */
 export interface SystemServices {

@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/infra/config/load-config.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
+import { testTempDir } from "../../src/testing/temp-dir.ts";
 import { testRegistry } from "../../src/testing/test-pipeline.ts";
 import { startCli } from "./child-cli.ts";
 
-const tmp = () => mkdtempSync(path.join(tmpdir(), "tm-serve-"));
+const tmp = () => testTempDir("tm-serve-");
 const cli = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
   runCli(args, { cwd, env: { TIDEMARK_API_TOKENS: "", ...env }, registry: testRegistry() });
 

@@ -1,5 +1,6 @@
 // The queue's public API. Pipeline definitions import defineQueueHandler from
 // ./queue-handler-definition.ts directly to stay light; everything else can come from here.
+// Run requests (`tidemark.run`) live in ../run-requests.
 export { assertQueueName } from "./driver-queue.ts";
 export type { EmbeddedQueueOptions } from "./embedded/embedded-driver.ts";
 export { type OpenQueueOptions, openQueue, type QueueRuntime } from "./open-queue.ts";
@@ -23,19 +24,4 @@ export {
   sendTo,
 } from "./queue-handler-definition.ts";
 export { DEFAULT_SEND_OPTIONS, DEFAULT_STOP_GRACE_MS } from "./queue-options.ts";
-export {
-  collectQueueHandlers,
-  type StartWorkersOptions,
-  startQueueWorkers,
-} from "./queue-workers.ts";
-export {
-  cliRequester,
-  enqueueRun,
-  enqueueRunFromCli,
-  type QueuedRun,
-  RUN_QUEUE,
-  RUN_SEND_DEFAULTS,
-  type RunRequestPayload,
-  runRequestPayload,
-} from "./run-queue.ts";
-export { runQueueHandler } from "./run-queue-handler.ts";
+// Workers over the queue (engine and pipeline handlers) live in ../workers.

@@ -1,80 +1,114 @@
-import { isoTimestamp, truncateToSeconds } from "../../engine/context/clock.ts";
-import type { JobRecord } from "../../engine/jobs/job-repo.ts";
-import { validateParams } from "../../engine/jobs/job-validation.ts";
-import type { Queue } from "../../engine/queue/queue.ts";
-import type { RunRequestPayload } from "../../engine/queue/run-queue.ts";
-import { RUN_QUEUE, RUN_SEND_DEFAULTS } from "../../engine/queue/run-queue.ts";
-import { newRunId } from "../../engine/runs/run-id.ts";
-import type { Runtime } from "../../engine/runtime/runtime.ts";
-import type { QueuedRun, RequestedRun, RunRequestOptions } from "../server-services.ts";
+import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
+import type { JobRecord } from "../jobs/job-repo.ts";
+import { JobService } from "../jobs/job-service.ts";
+import { validateParams } from "../jobs/job-validation.ts";
+import type { Queue, SendOptions } from "../queue/queue.ts";
+import { sendTo } from "../queue/queue-handler-definition.ts";
+import { newRunId } from "../runs/run-id.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { QueuedRun } from "./queued-run.ts";
+import { RUN_QUEUE, type RunRequestPayload } from "./run-request.ts";
+import { runRequestHandler } from "./run-request-handler.ts";
 import { RunRequestRepo } from "./run-request-repo.ts";
 
-/** Who API requests are made by (`requestedBy` in the payload, for logs). */
-export const API_REQUESTER = "api";
+/** What requesting a run needs from the runtime. */
+export type RunRequestRuntime = Pick<Runtime, "db" | "registry" | "clock">;
 
-/**
- * Queues a run of a stored job and returns the run id it will be recorded under. The id is
- * made here, at enqueue time (`<job>_<request time>_<hex6>`), travels in the message, and
- * the worker's run handler passes it to executeRun; `tm_run_requests` remembers it so
- * `GET /api/runs/{run_id}` answers `queued` until a worker starts the run.
- */
-export async function requestRun(
-  runtime: Runtime,
-  queue: Queue,
-  job: JobRecord,
-  options: RunRequestOptions,
-): Promise<QueuedRun> {
-  // A stored job whose params no longer validate would only be dead-lettered: say so now.
-  validateParams(runtime.registry, job.name, job.type, job.params);
-  const now = runtime.clock.now();
-  const runId = newRunId(job.name, truncateToSeconds(now));
-  const dryRun = options.dryRun ?? false;
-  const limit = options.limit ?? null;
-  const payload: RunRequestPayload = {
-    job: job.name,
-    dryRun,
-    limit,
-    requestedBy: API_REQUESTER,
-    runId,
-  };
-  const messageId = await queue.send(RUN_QUEUE, payload, RUN_SEND_DEFAULTS);
-  // Without a singleton key a send is never dropped.
-  if (messageId === null) throw new Error("run request was not queued");
-  await new RunRequestRepo(runtime.db).insert({
-    runId,
-    jobName: job.name,
-    queue: RUN_QUEUE,
-    messageId,
-    requestedBy: API_REQUESTER,
-    requestedAt: isoTimestamp(now),
-    dryRun,
-    limit,
-  });
-  return { runId, messageId, jobName: job.name, dryRun, limit };
+/** A request to run a stored job. */
+export interface RunRequestInput {
+  /** The stored job, by name (unknown → NotFoundError) or as the caller already read it. */
+  job: string | JobRecord;
+  dryRun?: boolean;
+  limit?: number | null;
+  /** Who asks: `cliRequester()`, `API_REQUESTER`, `SCHEDULER_REQUESTER`. */
+  requestedBy: string;
+}
+
+/** A run request checked against its stored job, ready to send. */
+export interface CheckedRunRequest {
+  readonly job: JobRecord;
+  /** The lease the run will take: held means the job is running now. */
+  readonly leaseKey: string;
+  /** What its run id starts with: the job name, or the job type's `runIdPrefix`. */
+  readonly runIdPrefix: string;
+  readonly dryRun: boolean;
+  readonly limit: number | null;
+  readonly requestedBy: string;
 }
 
 /**
- * A requested run that has no `tm_runs` row yet: `queued` while its message waits or is
- * being picked up, `dead` when the queue gave up on it. Undefined when unknown.
+ * Checks a request once, at request time: the job exists and its stored params still
+ * validate (else the worker could only dead-letter the message). Throws NotFoundError or
+ * UsageError (exit 2).
  */
-export async function findRequestedRun(
-  runtime: Runtime,
-  queue: Queue | undefined,
-  runId: string,
-): Promise<RequestedRun | undefined> {
-  const request = await new RunRequestRepo(runtime.db).get(runId);
-  if (!request || !queue) return undefined;
-  const message = await queue.getMessage(request.queue, request.messageId);
-  if (!message || message.state === "completed") return undefined;
+export async function checkRunRequest(
+  runtime: RunRequestRuntime,
+  request: RunRequestInput,
+): Promise<CheckedRunRequest> {
+  const job =
+    typeof request.job === "string"
+      ? await new JobService(runtime.db, runtime.registry, runtime.clock).get(request.job)
+      : request.job;
+  const params = validateParams(runtime.registry, job.name, job.type, job.params);
+  const type = runtime.registry.jobType(job.type);
+  const leaseKey = type.leaseKey?.(job.name, params) ?? `job:${job.name}`;
   return {
-    runId,
-    jobName: request.jobName,
-    status: message.state === "dead" ? "dead" : "queued",
-    messageId: request.messageId,
-    requestedAt: request.requestedAt,
+    job,
+    leaseKey,
+    runIdPrefix: type.runIdPrefix?.(job.name, params) ?? job.name,
+    dryRun: request.dryRun ?? false,
+    limit: request.limit ?? null,
+    requestedBy: request.requestedBy,
+  };
+}
+
+/**
+ * The one sender of run requests: makes the run id the run will be recorded under
+ * (`<job or runIdPrefix>_<request time>_<hex6>`), sends the message with `sendTo` (payload validated against
+ * the `tidemark.run` handler's schema, its send defaults applied), and records the request in
+ * `tm_run_requests` so `GET /api/runs/{run_id}` answers `queued` until a worker starts the
+ * run. Returns null when `options.singletonKey` dropped a duplicate.
+ */
+export async function sendRunRequest(
+  runtime: RunRequestRuntime,
+  queue: Queue,
+  request: CheckedRunRequest,
+  options: Pick<SendOptions, "singletonKey" | "startAfterSeconds"> = {},
+): Promise<QueuedRun | null> {
+  const now = runtime.clock.now();
+  const runId = newRunId(request.runIdPrefix, truncateToSeconds(now));
+  const payload: RunRequestPayload = {
+    job: request.job.name,
     dryRun: request.dryRun,
     limit: request.limit,
-    attempts: message.attempts,
-    error: message.lastError,
+    requestedBy: request.requestedBy,
+    runId,
   };
+  const messageId = await sendTo(queue, runRequestHandler, payload, options);
+  if (messageId === null) return null;
+  const queued: QueuedRun = {
+    runId,
+    jobName: request.job.name,
+    queue: RUN_QUEUE,
+    messageId,
+    requestedBy: request.requestedBy,
+    requestedAt: isoTimestamp(now),
+    dryRun: request.dryRun,
+    limit: request.limit,
+  };
+  await new RunRequestRepo(runtime.db).insert(queued);
+  return queued;
+}
+
+/** Checks and sends a run request (the CLI's `--queue` and the HTTP API). */
+export async function requestRun(
+  runtime: RunRequestRuntime,
+  queue: Queue,
+  request: RunRequestInput,
+): Promise<QueuedRun> {
+  const checked = await checkRunRequest(runtime, request);
+  const queued = await sendRunRequest(runtime, queue, checked);
+  // Without a singleton key a send is never dropped.
+  if (queued === null) throw new Error(`run request for job ${checked.job.name} was not queued`);
+  return queued;
 }

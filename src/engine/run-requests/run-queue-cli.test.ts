@@ -8,15 +8,15 @@ import type { DialectHarness } from "../../testing/dialects.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { runCli } from "../../testing/run-cli.ts";
 import { testRegistry } from "../../testing/test-pipeline.ts";
+import { openQueue } from "../queue/open-queue.ts";
+import type { Queue } from "../queue/queue.ts";
+import { waitFor } from "../queue/testing/wait-for.ts";
 import { RunRepo } from "../runs/run-repo.ts";
 import { openRuntime } from "../runtime/open-runtime.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { openQueue } from "./open-queue.ts";
-import type { Queue } from "./queue.ts";
-import { startQueueWorkers } from "./queue-workers.ts";
-import { RUN_QUEUE } from "./run-queue.ts";
-import { runQueueHandler } from "./run-queue-handler.ts";
-import { waitFor } from "./testing/wait-for.ts";
+import { startQueueWorkers } from "../workers/queue-workers.ts";
+import { RUN_QUEUE } from "./run-request.ts";
+import { runRequestHandler } from "./run-request-handler.ts";
 
 const registry = testRegistry();
 
@@ -81,7 +81,7 @@ function checkQueueThenRun(
       },
     });
 
-    await startQueueWorkers(runtime, queue, [runQueueHandler], { work: { pollIntervalMs: 50 } });
+    await startQueueWorkers(runtime, queue, [runRequestHandler], { work: { pollIntervalMs: 50 } });
     const runs = await waitFor("two recorded runs", async () => {
       const list = await new RunRepo(runtime.db).list({ jobName: "hello" });
       return list.filter((x) => x.status !== "running").length === 2 && list;
@@ -144,7 +144,7 @@ describeEachDialect("tidemark run --queue", (h) => {
     expect((await cli("job", "rm", "gone", "--yes")).code).toBe(0);
 
     const { runtime, queue } = await openWorkerSide(o);
-    await startQueueWorkers(runtime, queue, [runQueueHandler], { work: { pollIntervalMs: 50 } });
+    await startQueueWorkers(runtime, queue, [runRequestHandler], { work: { pollIntervalMs: 50 } });
     const dead = await waitFor("gone dead-lettered", async () => {
       const m = await queue.getMessage(RUN_QUEUE, gone);
       return m?.state === "dead" && m;
@@ -170,7 +170,7 @@ describeEachDialect("tidemark run --queue", (h) => {
       { job: "busy", requestedBy: "test" },
       { retryDelaySeconds: 0.2, retryBackoff: false },
     );
-    await startQueueWorkers(runtime, queue, [runQueueHandler], { work: { pollIntervalMs: 50 } });
+    await startQueueWorkers(runtime, queue, [runRequestHandler], { work: { pollIntervalMs: 50 } });
     const retrying = await waitFor("a failed attempt", async () => {
       const m = await queue.getMessage(RUN_QUEUE, id!);
       return m?.lastError && m;

@@ -1,25 +1,36 @@
 import { AlreadyRunningError, TidemarkError } from "../errors.ts";
-import { SCHEDULER_REQUESTER } from "../scheduler/dispatchers.ts";
-import { PermanentQueueError } from "./queue-errors.ts";
-import { defineQueueHandler } from "./queue-handler-definition.ts";
-import { RUN_QUEUE, RUN_SEND_DEFAULTS, runRequestPayload } from "./run-queue.ts";
+import { PermanentQueueError } from "../queue/queue-errors.ts";
+import { defineQueueHandler } from "../queue/queue-handler-definition.ts";
+import {
+  RUN_QUEUE,
+  RUN_SEND_DEFAULTS,
+  runRequestPayload,
+  SCHEDULER_REQUESTER,
+} from "./run-request.ts";
 
 /**
- * Consumes `tidemark.run`: runs the stored job as `tidemark run` would. A run that fails is
- * recorded as failed and the message completes (retrying a failed job is not the queue's
- * call); a job that is already running is retried later with backoff — except a scheduled
- * fire, which is skipped since the next occurrence comes anyway; an unknown job or bad
- * params are dead-lettered at once. A stop past the grace period aborts the run (recorded
- * as failed) and releases the message, so another worker runs it again.
+ * Consumes `tidemark.run`: runs the stored job as `tidemark run` would, under the run id
+ * promised at request time, at most once per request: a redelivered request whose run exists
+ * is acknowledged without running again (unless a worker's stop interrupted that run). A run that fails is recorded as failed and the message completes
+ * (retrying a failed job is not the queue's call); a job that is already running is retried
+ * later with backoff — except a scheduled fire, which is skipped since the next occurrence
+ * comes anyway; an unknown job or bad params are dead-lettered at once. A stop past the grace
+ * period aborts the run (recorded as failed) and releases the message, so another worker
+ * runs it again.
  */
-export const runQueueHandler = defineQueueHandler({
+export const runRequestHandler = defineQueueHandler({
   name: RUN_QUEUE,
   description: "runs a stored job (tidemark run --queue, the HTTP API, the scheduler)",
   payload: runRequestPayload,
   work: { concurrency: 1, pollIntervalMs: 1_000 },
   send: RUN_SEND_DEFAULTS,
   async handle(ctx, payload) {
-    const { runStoredJob } = await import("../runs/run-stored-job.ts");
+    const [{ runStoredJob }, { alreadyHandled }] = await Promise.all([
+      import("../runs/run-stored-job.ts"),
+      import("./exactly-once.ts"),
+    ]);
+    // Delivery is at least once; execution is exactly once, keyed by the promised run id.
+    if (payload.runId && (await alreadyHandled(ctx.runtime, payload.runId, ctx.logger))) return;
     try {
       const report = await runStoredJob(ctx.runtime, payload.job, {
         dryRun: payload.dryRun,
@@ -27,6 +38,12 @@ export const runQueueHandler = defineQueueHandler({
         signal: ctx.signal,
         runId: payload.runId,
       });
+      if (ctx.signal.aborted && payload.runId) {
+        // Interrupted by this worker's stop: the message is released, and its redelivery may
+        // run the job again (under a fresh id).
+        const { noteInterrupted } = await import("./exactly-once.ts");
+        await noteInterrupted(ctx.runtime, payload.runId);
+      }
       ctx.logger.info(
         {
           job: payload.job,

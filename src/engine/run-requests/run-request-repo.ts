@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
+import type { QueuedRun } from "./queued-run.ts";
 
-/** `tm_run_requests`: runs requested over HTTP, by the run id promised to the caller. */
+/** `tm_run_requests` (engine migration 0003): queued runs by the run id promised to the caller. */
 export interface RunRequestsTable {
   run_id: string;
   job_name: string;
@@ -11,22 +12,12 @@ export interface RunRequestsTable {
   requested_at: string;
   dry_run: number;
   run_limit: number | null;
+  /** Set when a worker's stop interrupted the run: a redelivery may then run it again. */
+  interrupted_at: string | null;
 }
 
 interface Tables {
   tm_run_requests: RunRequestsTable;
-}
-
-/** A run request as recorded. */
-export interface RunRequestRecord {
-  runId: string;
-  jobName: string;
-  queue: string;
-  messageId: string;
-  requestedBy: string;
-  requestedAt: string;
-  dryRun: boolean;
-  limit: number | null;
 }
 
 /** Reads and writes `tm_run_requests`. */
@@ -38,7 +29,7 @@ export class RunRequestRepo {
   }
 
   /** Records a request that was queued. */
-  async insert(r: RunRequestRecord): Promise<void> {
+  async insert(r: QueuedRun): Promise<void> {
     await this.#db
       .insertInto("tm_run_requests")
       .values({
@@ -50,12 +41,33 @@ export class RunRequestRepo {
         requested_at: r.requestedAt,
         dry_run: r.dryRun ? 1 : 0,
         run_limit: r.limit,
+        interrupted_at: null,
       })
       .execute();
   }
 
-  /** The request behind a run id, if it came through the API. */
-  async get(runId: string): Promise<RunRequestRecord | undefined> {
+  /** Notes that a worker's stop interrupted the request's run (it may run again once). */
+  async markInterrupted(runId: string, at: string): Promise<void> {
+    await this.#db
+      .updateTable("tm_run_requests")
+      .set({ interrupted_at: at })
+      .where("run_id", "=", runId)
+      .execute();
+  }
+
+  /** True (and the mark cleared) when the request's run was interrupted by a worker's stop. */
+  async takeInterrupted(runId: string): Promise<boolean> {
+    const res = await this.#db
+      .updateTable("tm_run_requests")
+      .set({ interrupted_at: null })
+      .where("run_id", "=", runId)
+      .where("interrupted_at", "is not", null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** The request behind a run id, if the run was requested through the queue. */
+  async get(runId: string): Promise<QueuedRun | undefined> {
     const row = await this.#db
       .selectFrom("tm_run_requests")
       .selectAll()

@@ -1,18 +1,21 @@
 import { expect, it, onTestFinished } from "vitest";
-import { UsageError } from "../../engine/errors.ts";
-import { JobService } from "../../engine/jobs/job-service.ts";
-import { openQueue } from "../../engine/queue/open-queue.ts";
-import type { Queue } from "../../engine/queue/queue.ts";
-import { startQueueWorkers } from "../../engine/queue/queue-workers.ts";
-import { RUN_QUEUE, RUN_SEND_DEFAULTS } from "../../engine/queue/run-queue.ts";
-import { runQueueHandler } from "../../engine/queue/run-queue-handler.ts";
-import { executeRun } from "../../engine/runs/job-runner.ts";
-import { RunRepo } from "../../engine/runs/run-repo.ts";
-import type { Runtime } from "../../engine/runtime/runtime.ts";
-import { SCHEDULER_REQUESTER } from "../../engine/scheduler/dispatchers.ts";
+import { typed } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
-import { findRequestedRun, requestRun } from "./request-run.ts";
+import type { EngineTables } from "../engine-tables.ts";
+import { UsageError } from "../errors.ts";
+import { JobService } from "../jobs/job-service.ts";
+import { openQueue } from "../queue/open-queue.ts";
+import type { Queue } from "../queue/queue.ts";
+import { executeRun } from "../runs/job-runner.ts";
+import { RunRepo } from "../runs/run-repo.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { startQueueWorkers } from "../workers/queue-workers.ts";
+import { findRequestedRun } from "./find-requested-run.ts";
+import { checkRunRequest, requestRun, sendRunRequest } from "./request-run.ts";
+import { requestRunFromCli } from "./request-run-from-cli.ts";
+import { API_REQUESTER, RUN_QUEUE, RUN_SEND_DEFAULTS, SCHEDULER_REQUESTER } from "./run-request.ts";
+import { runRequestHandler } from "./run-request-handler.ts";
 
 async function setup(h: Parameters<Parameters<typeof describeEachDialect>[1]>[0]) {
   const rt = await openTestRuntime(h);
@@ -31,7 +34,7 @@ async function setup(h: Parameters<Parameters<typeof describeEachDialect>[1]>[0]
 }
 
 function work(rt: Runtime, queue: Queue) {
-  return startQueueWorkers(rt, queue, [runQueueHandler], { work: { pollIntervalMs: 20 } });
+  return startQueueWorkers(rt, queue, [runRequestHandler], { work: { pollIntervalMs: 20 } });
 }
 
 async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
@@ -46,7 +49,12 @@ async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
 describeEachDialect("run requests", (h) => {
   it("a requested run is queued under its run id, then recorded under that id by a worker", async () => {
     const { rt, queue, job } = await setup(h);
-    const queued = await requestRun(rt, queue, job, { dryRun: true, limit: 2 });
+    const queued = await requestRun(rt, queue, {
+      job,
+      dryRun: true,
+      limit: 2,
+      requestedBy: API_REQUESTER,
+    });
     expect(queued.runId).toMatch(/^j_\d{8}T\d{6}Z_[0-9a-f]{6}$/);
     expect(await findRequestedRun(rt, queue, queued.runId)).toMatchObject({
       runId: queued.runId,
@@ -74,7 +82,7 @@ describeEachDialect("run requests", (h) => {
   it("an API request for a running job waits and is retried; a scheduled one is skipped", async () => {
     const { rt, queue, job } = await setup(h);
     await rt.leases.tryAcquire("job:j", "someone-else", 60_000);
-    const queued = await requestRun(rt, queue, job, {});
+    const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
     await queue.send(
       RUN_QUEUE,
       { job: "j", dryRun: false, limit: null, requestedBy: SCHEDULER_REQUESTER },
@@ -124,9 +132,121 @@ describeEachDialect("run requests", (h) => {
 
   it("a job whose stored params no longer validate is refused at request time", async () => {
     const { rt, queue, job } = await setup(h);
-    await expect(requestRun(rt, queue, { ...job, params: { nope: 1 } }, {})).rejects.toThrow(
-      /job j params/,
-    );
+    await expect(
+      requestRun(rt, queue, { job: { ...job, params: { nope: 1 } }, requestedBy: API_REQUESTER }),
+    ).rejects.toThrow(/job j params/);
     expect(await queue.stats()).toEqual([]);
+  });
+
+  it("every sender records its request: the CLI's is found under its run id like the API's", async () => {
+    const { rt, queue } = await setup(h);
+    const queued = await requestRunFromCli(rt, { job: "j", limit: 3 });
+    expect(queued).toMatchObject({
+      jobName: "j",
+      queue: RUN_QUEUE,
+      requestedBy: expect.stringMatching(/^cli:.+@.+/),
+      dryRun: false,
+      limit: 3,
+    });
+    expect(await findRequestedRun(rt, queue, queued.runId)).toMatchObject({
+      status: "queued",
+      messageId: queued.messageId,
+      limit: 3,
+    });
+    expect(await queue.getMessage(RUN_QUEUE, queued.messageId)).toMatchObject({
+      payload: { job: "j", runId: queued.runId, requestedBy: queued.requestedBy },
+    });
+  });
+
+  it("the CLI's request is checked once, at request time: unknown job, stale params, bad limit", async () => {
+    const { rt, queue } = await setup(h);
+    await expect(requestRunFromCli(rt, { job: "nope" })).rejects.toThrow('unknown job "nope"');
+    await expect(requestRunFromCli(rt, { job: "j", limit: 0 })).rejects.toThrow(UsageError);
+    await typed<EngineTables>(rt.db)
+      .updateTable("tm_jobs")
+      .set({ params: JSON.stringify({ nope: 1 }) })
+      .where("name", "=", "j")
+      .execute();
+    await expect(requestRunFromCli(rt, { job: "j" })).rejects.toThrow(/job j params/);
+    expect(await queue.stats()).toEqual([]);
+  });
+
+  it("a duplicate under a singleton key is dropped and leaves no request behind", async () => {
+    const { rt, queue, job } = await setup(h);
+    const checked = await checkRunRequest(rt, { job, requestedBy: SCHEDULER_REQUESTER });
+    expect(checked.leaseKey).toBe("job:j");
+    const first = await sendRunRequest(rt, queue, checked, { singletonKey: "schedule:j" });
+    expect(first).not.toBeNull();
+    expect(await sendRunRequest(rt, queue, checked, { singletonKey: "schedule:j" })).toBeNull();
+    const stats = await queue.stats();
+    expect(stats.find((s) => s.queue === RUN_QUEUE)?.queued).toBe(1);
+    expect(await findRequestedRun(rt, queue, first!.runId)).toMatchObject({ status: "queued" });
+  });
+});
+
+describeEachDialect("run requests: exactly-once execution", (h) => {
+  it("a redelivered request whose run already ended is acknowledged, not run again", async () => {
+    const { rt, queue, job } = await setup(h);
+    const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
+    await work(rt, queue);
+    await until(() =>
+      new RunRepo(rt.db).get(queued.runId).then((r) => (r?.finishedAt ? r : undefined)),
+    );
+    // The same message again, as a broker redelivers one whose acknowledgement was lost.
+    const again = await queue.send(
+      RUN_QUEUE,
+      { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId: queued.runId },
+      RUN_SEND_DEFAULTS,
+    );
+    await until(async () =>
+      (await queue.getMessage(RUN_QUEUE, again!))?.state === "completed" ? true : undefined,
+    );
+    expect((await new RunRepo(rt.db).list({ jobName: "j" })).map((r) => r.runId)).toEqual([
+      queued.runId,
+    ]);
+  });
+
+  it("a redelivery while the run is running is dropped; one interrupted by a stop runs again", async () => {
+    const { rt, queue, job } = await setup(h);
+    const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
+    const runs = new RunRepo(rt.db);
+    // The run is in progress elsewhere (its row says running).
+    await runs.insertStarted({
+      runId: queued.runId,
+      jobName: "j",
+      jobType: "test.echo",
+      startedAt: "2026-01-15T09:30:00.000Z",
+      dryRun: false,
+      leaseKey: "job:j",
+      host: "elsewhere",
+      pid: 1,
+    });
+    await work(rt, queue);
+    await until(async () =>
+      (await queue.getMessage(RUN_QUEUE, queued.messageId))?.state === "completed"
+        ? true
+        : undefined,
+    );
+    expect((await runs.list({ jobName: "j" })).length).toBe(1);
+
+    // That run was interrupted by a worker's stop: its redelivery runs the job again.
+    await runs.finish(queued.runId, {
+      status: "failed",
+      finishedAt: "2026-01-15T09:31:00.000Z",
+      summary: {},
+      error: "interrupted",
+    });
+    const { noteInterrupted } = await import("./exactly-once.ts");
+    await noteInterrupted(rt, queued.runId);
+    await queue.send(
+      RUN_QUEUE,
+      { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId: queued.runId },
+      RUN_SEND_DEFAULTS,
+    );
+    const rerun = await until(async () => {
+      const all = await runs.list({ jobName: "j" });
+      return all.find((r) => r.runId !== queued.runId && r.finishedAt);
+    });
+    expect(rerun.status).toBe("succeeded");
   });
 });

@@ -1,40 +1,28 @@
 import { AlreadyRunningError } from "../errors.ts";
-import { validateParams } from "../jobs/job-validation.ts";
 import type { Queue } from "../queue/queue.ts";
-import { RUN_QUEUE, RUN_SEND_DEFAULTS, type RunRequestPayload } from "../queue/run-queue.ts";
+import { checkRunRequest, sendRunRequest } from "../run-requests/request-run.ts";
+import { SCHEDULER_REQUESTER } from "../run-requests/run-request.ts";
 import { executeRun } from "../runs/job-runner.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { FireDispatcher } from "./fire.ts";
 
-/** Who scheduled runs are requested by (the run handler skips them when the job is running). */
-export const SCHEDULER_REQUESTER = "scheduler";
-
 /**
  * Fires queue a run request on `tidemark.run` for the workers (the default: `serve` and any
- * number of `worker` processes share the load). A fire is skipped when the job's lease is
- * held (it is running) or a scheduled request for it is still queued or being handled
- * (singleton key `schedule:<job>`).
+ * number of `worker` processes share the load), through the one run-request sender. A fire
+ * is skipped when the job's lease is held (it is running) or a scheduled request for it is
+ * still queued or being handled (singleton key `schedule:<job>`).
  */
 export function queueDispatcher(runtime: Runtime, queue: Queue): FireDispatcher {
   return async ({ job, fireAt }) => {
-    const params = validateParams(runtime.registry, job.name, job.type, job.params);
-    const leaseKey =
-      runtime.registry.jobType(job.type).leaseKey?.(job.name, params) ?? `job:${job.name}`;
-    if (await runtime.leases.isHeld(leaseKey)) return "skipped-running";
-    const payload: RunRequestPayload = {
-      job: job.name,
-      dryRun: false,
-      limit: null,
-      requestedBy: SCHEDULER_REQUESTER,
-    };
+    const request = await checkRunRequest(runtime, { job, requestedBy: SCHEDULER_REQUESTER });
+    if (await runtime.leases.isHeld(request.leaseKey)) return "skipped-running";
     // A fire dispatched before its time (pg-boss mode adds the jitter here) waits in the queue.
     const delayMs = fireAt.getTime() - runtime.clock.now().getTime();
-    const id = await queue.send(RUN_QUEUE, payload, {
-      ...RUN_SEND_DEFAULTS,
+    const queued = await sendRunRequest(runtime, queue, request, {
       singletonKey: `schedule:${job.name}`,
       startAfterSeconds: delayMs > 0 ? Math.ceil(delayMs / 1000) : undefined,
     });
-    return id === null ? "skipped-queued" : "queued";
+    return queued === null ? "skipped-queued" : "queued";
   };
 }
 

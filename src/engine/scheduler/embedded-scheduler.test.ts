@@ -9,6 +9,8 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { inlineDispatcher } from "./dispatchers.ts";
 import { EmbeddedScheduler } from "./embedded-scheduler.ts";
 import type { Fire, FireOutcome } from "./fire.ts";
+import { describeSchedulerConformance } from "./scheduler.conformance.ts";
+import { embeddedWorld } from "./testing/embedded-world.ts";
 
 const SETTINGS: SchedulerSettings = { misfire: "skip", misfireGraceMs: 60_000, reloadMs: 30_000 };
 
@@ -247,7 +249,7 @@ describeEachDialect("scheduler loop", (h) => {
       settings: { ...SETTINGS, reloadMs: 200 },
       dispatch: inlineDispatcher(rt),
     });
-    scheduler.start();
+    await scheduler.start();
     await new Promise((r) => setTimeout(r, 2600));
     await scheduler.stop(5000);
     const runs = await new RunRepo(rt.db).list({ jobName: "tick" });
@@ -257,5 +259,25 @@ describeEachDialect("scheduler loop", (h) => {
     const count = runs.length;
     await new Promise((r) => setTimeout(r, 1100));
     expect(await new RunRepo(rt.db).list({ jobName: "tick" })).toHaveLength(count);
+  });
+});
+
+describeEachDialect("embedded scheduler", (h) => {
+  describeSchedulerConformance("embedded", async () => {
+    const clock = new ManualClock("2026-01-15T09:30:00.000Z");
+    return embeddedWorld(await openTestRuntime(h, { clock }), clock);
+  });
+
+  it("a stopped scheduler does not start again and ticks fire nothing", async () => {
+    const clock = new ManualClock("2026-01-15T09:30:00.000Z");
+    const rt = await openTestRuntime(h, { clock });
+    await addJob(rt, "j");
+    const s = recording(rt);
+    await s.scheduler.reload();
+    await s.scheduler.stop(0);
+    await s.scheduler.start();
+    clock.set("2026-01-15T09:35:00.000Z");
+    await s.step();
+    expect(s.fires).toEqual([]);
   });
 });

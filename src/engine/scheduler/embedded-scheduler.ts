@@ -5,6 +5,7 @@ import {
 import type { Logger } from "../../infra/logging/logger.ts";
 import { describeError } from "../errors.ts";
 import { type JobRecord, JobRepo } from "../jobs/job-repo.ts";
+import { DEFAULT_STOP_GRACE_MS } from "../queue/queue-options.ts";
 import { RunRepo } from "../runs/run-repo.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { occurrenceAfter } from "./cron-math.ts";
@@ -12,18 +13,10 @@ import type { Fire, FireDispatcher, FireOutcome } from "./fire.ts";
 import { FireClaims } from "./fire-claims.ts";
 import { JitterTable } from "./jitter.ts";
 import { decide, type JobTiming, nextPending } from "./plan.ts";
+import type { Scheduler, SchedulerOptions } from "./scheduler.ts";
 
 /** Construction options of EmbeddedScheduler. */
-export interface EmbeddedSchedulerOptions {
-  runtime: Runtime;
-  /** What a fire does (queue a run request, or run inline). */
-  dispatch: FireDispatcher;
-  settings?: SchedulerSettings;
-  /** Jitter draws (default Math.random). */
-  random?: () => number;
-  /** Told about every fire's outcome (metrics). */
-  onOutcome?: (fire: Fire, outcome: FireOutcome) => void;
-}
+export type EmbeddedSchedulerOptions = SchedulerOptions;
 
 interface Entry {
   job: JobRecord;
@@ -51,7 +44,8 @@ function later(...dates: Array<Date | string | undefined>): Date {
  * once, and the dispatcher skips jobs whose lease is held. Tests drive it with an injected
  * clock through reload() and tick(); start() runs the timer loop.
  */
-export class EmbeddedScheduler {
+export class EmbeddedScheduler implements Scheduler {
+  readonly engine = "embedded";
   readonly #runtime: Runtime;
   readonly #dispatch: FireDispatcher;
   readonly #settings: SchedulerSettings;
@@ -66,7 +60,9 @@ export class EmbeddedScheduler {
   /** Aborted when stop()'s grace period runs out: inline runs stop. */
   readonly #abortRuns = new AbortController();
   #lastReloadMs = Number.NEGATIVE_INFINITY;
+  #started: Promise<void> | undefined;
   #loop: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(options: EmbeddedSchedulerOptions) {
     this.#runtime = options.runtime;
@@ -124,8 +120,9 @@ export class EmbeddedScheduler {
     }
   }
 
-  /** Fires every job whose time has come (dispatches run in the background). */
+  /** Fires every job whose time has come (dispatches run in the background); none once stopped. */
   async tick(): Promise<void> {
+    if (this.#stopped) return;
     const now = this.#runtime.clock.now();
     const policy = { misfire: this.#settings.misfire, graceMs: this.#settings.misfireGraceMs };
     for (const entry of this.#entries.values()) {
@@ -170,17 +167,22 @@ export class EmbeddedScheduler {
     await Promise.all([...this.#running.values()]);
   }
 
-  /** Starts the timer loop (reload every period, sleep until the next fire). */
-  start(): void {
-    this.#loop ??= this.#run();
+  /** Reads the jobs, then starts the timer loop (reload every period, sleep until the next fire). */
+  start(): Promise<void> {
+    this.#started ??= this.#reloadLogged().then(() => {
+      if (!this.#stopped) this.#loop = this.#run();
+    });
+    return this.#started;
   }
 
   /**
    * Stops firing, then waits up to graceMs for fires still being dispatched (inline runs);
    * after that their signal aborts them (they record themselves as failed).
    */
-  async stop(graceMs: number): Promise<void> {
+  async stop(graceMs = DEFAULT_STOP_GRACE_MS): Promise<void> {
+    this.#stopped = true;
     this.#stopLoop.abort();
+    await this.#started;
     await this.#loop;
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<"expired">((resolve) => {
@@ -217,6 +219,14 @@ export class EmbeddedScheduler {
       this.#onOutcome?.(fire, outcome);
     })().finally(() => this.#running.delete(name));
     this.#running.set(name, work);
+  }
+
+  async #reloadLogged(): Promise<void> {
+    try {
+      await this.reload();
+    } catch (err) {
+      this.#logger.error({ error: describeError(err) }, "scheduler reload failed; retrying");
+    }
   }
 
   async #run(): Promise<void> {

@@ -3,9 +3,12 @@ import { describeEachDialect } from "../../testing/dialects.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { JobService } from "../jobs/job-service.ts";
 import { openQueue } from "../queue/open-queue.ts";
+import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { Fire } from "./fire.ts";
-import { PgBossScheduler, pgBossOf, SCHEDULE_QUEUE_PREFIX } from "./pg-boss-scheduler.ts";
+import { PgBossScheduler, SCHEDULE_QUEUE_PREFIX } from "./pg-boss-scheduler.ts";
+import { describeSchedulerConformance } from "./scheduler.conformance.ts";
+import { pgBossWorld } from "./testing/pg-boss-world.ts";
 
 async function pgBossQueue(rt: Runtime) {
   const target = rt.config.database;
@@ -64,7 +67,7 @@ describeEachDialect("pg-boss scheduler", (h) => {
           .filter((s) => s.name.startsWith(SCHEDULE_QUEUE_PREFIX))
           .map((s) => ({ name: s.name, cron: s.cron, tz: (s as { timezone?: string }).timezone }));
 
-      await scheduler.sync();
+      await scheduler.reload();
       expect(await schedules()).toEqual([
         { name: "tidemark.schedule.a", cron: "*/5 * * * *", tz: "Asia/Tokyo" },
       ]);
@@ -83,16 +86,28 @@ describeEachDialect("pg-boss scheduler", (h) => {
 
       await jobs.update("a", { schedule: "0 3 * * *" });
       await jobs.update("c", { enabled: true });
-      await scheduler.sync();
+      await scheduler.reload();
       expect(await schedules()).toEqual([
         { name: "tidemark.schedule.a", cron: "0 3 * * *", tz: "Asia/Tokyo" },
         { name: "tidemark.schedule.c", cron: "0 * * * *", tz: "UTC" },
       ]);
       await jobs.remove("a");
       await jobs.update("c", { enabled: false });
-      await scheduler.sync();
+      await scheduler.reload();
       expect(await schedules()).toEqual([]);
       await scheduler.stop(1000);
     },
   );
+});
+
+describeEachDialect("pg-boss scheduler, shared behaviour", (h) => {
+  if (h.dialect !== "postgres") {
+    it.skip("the pg-boss scheduler needs Postgres (set TIDEMARK_TEST_PG_URL)", () => {});
+    return;
+  }
+  // Real time: each test waits for pg-boss's timekeeper and pollers (and may wait for a
+  // fresh minute), so tests take up to ~40 s.
+  describeSchedulerConformance("pg-boss", async () => pgBossWorld(await openTestRuntime(h)), {
+    timeoutMs: 90_000,
+  });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import {
   DEFAULT_SCHEDULER_SETTINGS,
@@ -6,32 +7,22 @@ import {
 import type { Logger } from "../../infra/logging/logger.ts";
 import { describeError } from "../errors.ts";
 import { JobRepo } from "../jobs/job-repo.ts";
-import type { Queue } from "../queue/queue.ts";
+import { DEFAULT_STOP_GRACE_MS } from "../queue/queue-options.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { occurrenceAtOrBefore } from "./cron-math.ts";
 import type { Fire, FireDispatcher, FireOutcome } from "./fire.ts";
 import { JitterTable } from "./jitter.ts";
+import type { Scheduler, SchedulerOptions } from "./scheduler.ts";
 
 /** pg-boss queue (and schedule) of a job: `tidemark.schedule.<job>`. */
 export const SCHEDULE_QUEUE_PREFIX = "tidemark.schedule.";
 
-/** The pg-boss instance behind a pg-boss Queue, or undefined for another engine. */
-export function pgBossOf(queue: Queue): PgBoss | undefined {
-  // DriverQueue exposes its driver; the pg-boss driver exposes its instance for schedules.
-  const driver = (queue as { driver?: unknown }).driver;
-  if (queue.engine !== "pg-boss" || typeof driver !== "object" || driver === null) return undefined;
-  return (driver as { boss?: PgBoss }).boss;
-}
-
 /** Construction options of PgBossScheduler. */
-export interface PgBossSchedulerOptions {
-  runtime: Runtime;
-  /** A pg-boss instance whose timekeeper runs (openQueue(…, { schedule: true })). */
+export interface PgBossSchedulerOptions extends SchedulerOptions {
+  /** A pg-boss instance (`pgBossOf(queue)`) whose timekeeper runs (openQueue(…, { schedule: true })). */
   boss: PgBoss;
-  dispatch: FireDispatcher;
-  settings?: SchedulerSettings;
-  random?: () => number;
-  onOutcome?: (fire: Fire, outcome: FireOutcome) => void;
+  /** Creates a queue serialised across processes (`pgBossQueueCreator(queue)`); default: retries. */
+  createQueue?: (name: string) => Promise<void>;
 }
 
 /**
@@ -43,9 +34,11 @@ export interface PgBossSchedulerOptions {
  * minute, up to ~30 s after the occurrence, and skips occurrences missed while no process
  * ran (its misfire policy is always "skip").
  */
-export class PgBossScheduler {
+export class PgBossScheduler implements Scheduler {
+  readonly engine = "pg-boss";
   readonly #runtime: Runtime;
   readonly #boss: PgBoss;
+  readonly #createQueue: ((name: string) => Promise<void>) | undefined;
   readonly #dispatch: FireDispatcher;
   readonly #settings: SchedulerSettings;
   readonly #jitter: JitterTable;
@@ -56,10 +49,13 @@ export class PgBossScheduler {
   readonly #abort = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #syncing: Promise<void> | undefined;
+  #started: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(options: PgBossSchedulerOptions) {
     this.#runtime = options.runtime;
     this.#boss = options.boss;
+    this.#createQueue = options.createQueue;
     this.#dispatch = options.dispatch;
     this.#settings = options.settings ?? DEFAULT_SCHEDULER_SETTINGS;
     this.#jitter = new JitterTable(options.random);
@@ -68,7 +64,7 @@ export class PgBossScheduler {
   }
 
   /** Makes pg-boss's schedules match the enabled scheduled jobs and consumes their queues. */
-  async sync(): Promise<void> {
+  async reload(): Promise<void> {
     const jobs = (await new JobRepo(this.#runtime.db).list()).filter(
       (j) => j.enabled && j.schedule !== null,
     );
@@ -93,7 +89,7 @@ export class PgBossScheduler {
           have ? "pg-boss schedule changed" : "pg-boss schedule added",
         );
       }
-      if (!this.#working.has(name)) {
+      if (!this.#working.has(name) && !this.#stopped) {
         this.#working.add(name);
         await this.#boss.work<{ job: string }>(
           name,
@@ -115,13 +111,18 @@ export class PgBossScheduler {
   }
 
   /** Syncs now and then every reload period. */
-  async start(): Promise<void> {
-    await this.#sync();
-    this.#timer = setInterval(() => void this.#sync(), this.#settings.reloadMs);
+  start(): Promise<void> {
+    this.#started ??= this.#sync().then(() => {
+      if (this.#stopped) return;
+      this.#timer = setInterval(() => void this.#sync(), this.#settings.reloadMs);
+    });
+    return this.#started;
   }
 
   /** Stops syncing and consuming; waits up to graceMs for fires being dispatched. */
-  async stop(graceMs: number): Promise<void> {
+  async stop(graceMs = DEFAULT_STOP_GRACE_MS): Promise<void> {
+    this.#stopped = true;
+    await this.#started;
     clearInterval(this.#timer);
     await this.#syncing;
     for (const name of this.#working) await this.#boss.offWork(name);
@@ -136,7 +137,7 @@ export class PgBossScheduler {
   }
 
   #sync(): Promise<void> {
-    this.#syncing ??= this.sync()
+    this.#syncing ??= this.reload()
       .catch((err: unknown) =>
         this.#logger.error({ error: describeError(err) }, "pg-boss schedule sync failed; retrying"),
       )
@@ -147,12 +148,18 @@ export class PgBossScheduler {
   }
 
   async #ensureQueue(name: string): Promise<void> {
-    if (await this.#boss.getQueue(name)) return;
-    try {
-      await this.#boss.createQueue(name);
-    } catch (err) {
-      // Another process created it between the check and here.
-      if (!(await this.#boss.getQueue(name))) throw err;
+    if (this.#createQueue) return this.#createQueue(name);
+    for (let attempt = 1; ; attempt++) {
+      if (await this.#boss.getQueue(name)) return;
+      try {
+        await this.#boss.createQueue(name);
+        return;
+      } catch (err) {
+        // Another process creating it at the same time: pg-boss may report a unique
+        // violation or a deadlock (and the winner may not have committed yet). Look again.
+        if (attempt === 5) throw err;
+        await sleep(50 * attempt + Math.random() * 100);
+      }
     }
   }
 

@@ -5,9 +5,9 @@ import { TidemarkMetrics } from "../../engine/metrics/tidemark-metrics.ts";
 import { openQueue } from "../../engine/queue/open-queue.ts";
 import type { Queue } from "../../engine/queue/queue.ts";
 import type { QueueHandlerDefinition } from "../../engine/queue/queue-handler-definition.ts";
-import { collectQueueHandlers, startQueueWorkers } from "../../engine/queue/queue-workers.ts";
 import { RunRepo } from "../../engine/runs/run-repo.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
+import { collectQueueHandlers, startQueueWorkers } from "../../engine/workers/queue-workers.ts";
 
 /** What `serve` and `worker` share: the queue, the process's metrics, housekeeping. */
 export interface ProcessServices {

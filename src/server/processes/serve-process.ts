@@ -1,11 +1,13 @@
 import { UsageError } from "../../engine/errors.ts";
+import { API_REQUESTER, findRequestedRun, requestRun } from "../../engine/run-requests/index.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
-import { queueDispatcher } from "../../engine/scheduler/dispatchers.ts";
-import { EmbeddedScheduler } from "../../engine/scheduler/embedded-scheduler.ts";
-import type { Fire, FireOutcome } from "../../engine/scheduler/fire.ts";
-import { PgBossScheduler, pgBossOf } from "../../engine/scheduler/pg-boss-scheduler.ts";
+import {
+  createScheduler,
+  type Fire,
+  type FireOutcome,
+  queueDispatcher,
+} from "../../engine/scheduler/index.ts";
 import { createApp } from "../app.ts";
-import { findRequestedRun, requestRun } from "../run-requests/request-run.ts";
 import { listen } from "./http-listener.ts";
 import { openProcessServices, startWorkers, type WorkerOptions } from "./process-services.ts";
 
@@ -56,22 +58,13 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
     const queues = options.workers === false ? [] : await startWorkers(runtime, services, options);
     const onOutcome = (fire: Fire, outcome: FireOutcome) =>
       metrics.schedulerFires.inc({ job: fire.job.name, outcome });
-    const settings = runtime.config.scheduler;
-    const boss = pgBoss ? pgBossOf(queue) : undefined;
-    const scheduler = boss
-      ? new PgBossScheduler({
-          runtime,
-          boss,
-          dispatch: queueDispatcher(runtime, queue),
-          settings,
-          onOutcome,
-        })
-      : new EmbeddedScheduler({
-          runtime,
-          dispatch: queueDispatcher(runtime, queue),
-          settings,
-          onOutcome,
-        });
+    const scheduler = createScheduler({
+      runtime,
+      queue,
+      dispatch: queueDispatcher(runtime, queue),
+      settings: runtime.config.scheduler,
+      onOutcome,
+    });
     await scheduler.start();
 
     const app = createApp(
@@ -80,7 +73,8 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
         queue,
         metrics,
         apiTokens,
-        requestRun: (job, o) => requestRun(runtime, queue, job, o),
+        requestRun: (job, o) =>
+          requestRun(runtime, queue, { ...o, job, requestedBy: API_REQUESTER }),
         findRequestedRun: (runId) => findRequestedRun(runtime, queue, runId),
       },
       logger,
@@ -98,10 +92,7 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
         "HTTP API authentication is OFF (--insecure-no-auth): anyone who can reach it can run jobs",
       );
     }
-    logger.info(
-      { url: listener.url, queues, scheduler: boss ? "pg-boss" : "embedded" },
-      "serve started",
-    );
+    logger.info({ url: listener.url, queues, scheduler: scheduler.engine }, "serve started");
     return {
       url: listener.url,
       queues,

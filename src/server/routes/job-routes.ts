@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { NotFoundError } from "../../engine/errors.ts";
 import { JobRepo } from "../../engine/jobs/job-repo.ts";
-import { RunRepo } from "../../engine/runs/run-repo.ts";
+import { latestRun } from "../../engine/runs/job-overview.ts";
 import {
   ErrorSchema,
   JobDetailSchema,
@@ -10,6 +10,7 @@ import {
   RunRequestBodySchema,
 } from "../schemas.ts";
 import type { ServerServices } from "../server-services.ts";
+import { runAsOfNow } from "./run-liveness.ts";
 import { jobView, runView } from "./views.ts";
 
 const json = <T>(schema: T) => ({ "application/json": { schema } });
@@ -88,9 +89,12 @@ export function registerJobRoutes(app: OpenAPIHono, services: ServerServices): v
 
   app.openapi(getRoute, async (c) => {
     const job = await findJob(c.req.valid("param").name);
-    const [last] = await new RunRepo(runtime.db).list({ jobName: job.name, limit: 1 });
+    const last = await latestRun(runtime.db, job.name);
     return c.json(
-      { ...jobView(job, runtime.clock.now()), lastRun: last ? runView(last) : null },
+      {
+        ...jobView(job, runtime.clock.now()),
+        lastRun: last ? runView(await runAsOfNow(runtime, last)) : null,
+      },
       200,
     );
   });
@@ -100,6 +104,7 @@ export function registerJobRoutes(app: OpenAPIHono, services: ServerServices): v
     const body = c.req.valid("json") ?? {};
     const queued = await services.requestRun(job, { dryRun: body.dryRun, limit: body.limit });
     c.header("Location", `/api/runs/${encodeURIComponent(queued.runId)}`);
-    return c.json({ ...queued, status: "queued" as const }, 202);
+    const { runId, messageId, jobName, dryRun, limit } = queued;
+    return c.json({ runId, messageId, jobName, status: "queued" as const, dryRun, limit }, 202);
   });
 }

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { NotFoundError } from "../../engine/errors.ts";
-import { RunRepo } from "../../engine/runs/run-repo.ts";
+import { type RunFilter, type RunRecord, RunRepo } from "../../engine/runs/run-repo.ts";
 import { ErrorSchema, RequestedRunSchema, RunListQuerySchema, RunSchema } from "../schemas.ts";
 import type { ServerServices } from "../server-services.ts";
+import { runAsOfNow } from "./run-liveness.ts";
 import { runView } from "./views.ts";
 
 const json = <T>(schema: T) => ({ "application/json": { schema } });
@@ -43,26 +44,44 @@ const getRoute = createRoute({
   },
 });
 
-/** `GET /api/runs`, `GET /api/runs/{run_id}`. */
+/** Newest first, as RunRepo.list orders them. */
+function newestFirst(a: RunRecord, b: RunRecord): number {
+  if (a.startedAt !== b.startedAt) return a.startedAt < b.startedAt ? 1 : -1;
+  return a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0;
+}
+
+/**
+ * `GET /api/runs`, `GET /api/runs/{run_id}`. Reads only: a crashed run still recorded
+ * `running` is shown `abandoned` (runAsOfNow) until its owner's sweep records it.
+ */
 export function registerRunRoutes(app: OpenAPIHono, services: ServerServices): void {
   const { runtime } = services;
-  // Settle dead runs first, as `runs ls` does: a crashed run must not look `running` forever.
-  const repo = async () => {
-    const runs = new RunRepo(runtime.db, runtime.events);
-    await runs.markAbandoned(runtime.clock.now().toISOString());
-    return runs;
+  const repo = () => new RunRepo(runtime.db);
+
+  /** Runs matching the filter as they stand now. */
+  const listAsOfNow = async (filter: RunFilter): Promise<RunRecord[]> => {
+    // Runs still recorded `running` may be abandoned by now: fetch them with the abandoned ones.
+    const fetched =
+      filter.status === "abandoned"
+        ? [...(await repo().list(filter)), ...(await repo().list({ ...filter, status: "running" }))]
+        : await repo().list(filter);
+    const now = await Promise.all(fetched.map((run) => runAsOfNow(runtime, run)));
+    return now
+      .filter((run) => filter.status === undefined || run.status === filter.status)
+      .sort(newestFirst)
+      .slice(0, filter.limit);
   };
 
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const runs = await (await repo()).list({ jobName: q.job, status: q.status, limit: q.limit });
+    const runs = await listAsOfNow({ jobName: q.job, status: q.status, limit: q.limit });
     return c.json({ runs: runs.map(runView) }, 200);
   });
 
   app.openapi(getRoute, async (c) => {
     const { run_id } = c.req.valid("param");
-    const run = await (await repo()).get(run_id);
-    if (run) return c.json(runView(run), 200);
+    const run = await repo().get(run_id);
+    if (run) return c.json(runView(await runAsOfNow(runtime, run)), 200);
     const requested = await services.findRequestedRun(run_id);
     if (requested) return c.json(requested, 200);
     throw new NotFoundError(`unknown run ${JSON.stringify(run_id)}`);

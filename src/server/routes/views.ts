@@ -1,14 +1,10 @@
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
-import { nextOccurrence } from "../../engine/jobs/schedule.ts";
+import { nextOccurrenceOf } from "../../engine/runs/job-overview.ts";
 import type { RunRecord } from "../../engine/runs/run-repo.ts";
 import type { JobOut, RunOut } from "../schemas.ts";
 
 /** A job as the API shows it, with its next cron occurrence when enabled and scheduled. */
 export function jobView(job: JobRecord, now: Date): JobOut {
-  const next =
-    job.enabled && job.schedule !== null
-      ? nextOccurrence(job.schedule, job.timezone, now)
-      : undefined;
   return {
     name: job.name,
     type: job.type,
@@ -18,7 +14,7 @@ export function jobView(job: JobRecord, now: Date): JobOut {
     enabled: job.enabled,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
-    nextOccurrenceAt: next?.toISOString() ?? null,
+    nextOccurrenceAt: nextOccurrenceOf(job, now),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from "../../../infra/logging/logger.ts";
 import type { QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { Delivery, OutgoingMessage, QueueDriver } from "../queue-driver.ts";
 import { DEFAULT_SEND_OPTIONS } from "../queue-options.ts";
+import { createQueueOnce } from "./create-queue-once.ts";
 import { isUuid, type PgBossJobRow, toMessageInfo } from "./pg-boss-mapping.ts";
 import { pgBossSql } from "./pg-boss-sql.ts";
 
@@ -287,11 +288,16 @@ export class PgBossDriver implements QueueDriver {
    * pg-boss drops jobs sent to a queue it does not know: create each queue once (with
    * Tidemark's defaults), and read back the settings it has (it may predate this process).
    */
+  /** Creates a queue with pg-boss's defaults unless it exists (serialised across processes). */
+  ensurePlainQueue(queue: string): Promise<void> {
+    return createQueueOnce(this.pool, this.boss, queue);
+  }
+
   #ensureQueue(queue: string): Promise<QueueDefaults> {
     let ready = this.#queues.get(queue);
     if (!ready) {
       ready = (async () => {
-        await this.boss.createQueue(queue, { name: queue, ...TIDEMARK_DEFAULTS });
+        await createQueueOnce(this.pool, this.boss, queue, TIDEMARK_DEFAULTS);
         const q = await this.boss.getQueue(queue);
         if (!q) throw new Error(`pg-boss queue ${queue} could not be created`);
         return {

@@ -13,3 +13,10 @@ export function pgBossOf(queue: Queue): PgBoss | undefined {
     ? queue.driver.boss
     : undefined;
 }
+
+/** Creates a pg-boss queue unless it exists, serialised across processes (see createQueueOnce). */
+export function pgBossQueueCreator(queue: Queue): ((name: string) => Promise<void>) | undefined {
+  return queue instanceof DriverQueue && queue.driver instanceof PgBossDriver
+    ? (name) => (queue.driver as PgBossDriver).ensurePlainQueue(name)
+    : undefined;
+}

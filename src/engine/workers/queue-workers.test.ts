@@ -4,15 +4,15 @@ import { describeEachDialect } from "../../testing/dialects.ts";
 import { testPipeline } from "../../testing/test-pipeline.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { UsageError } from "../errors.ts";
+import { openQueue } from "../queue/open-queue.ts";
+import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
+import type { QueueHandlerContext } from "../queue/queue-handler-definition.ts";
+import { defineQueueHandler, sendBatchTo, sendTo } from "../queue/queue-handler-definition.ts";
+import { waitFor } from "../queue/testing/wait-for.ts";
 import { definePipeline } from "../registry/pipeline-definition.ts";
 import { Registry } from "../registry/registry.ts";
-import { openQueue } from "./open-queue.ts";
-import { pgBossOf } from "./pg-boss/pg-boss-of.ts";
-import type { QueueHandlerContext } from "./queue-handler-definition.ts";
-import { defineQueueHandler, sendBatchTo, sendTo } from "./queue-handler-definition.ts";
+import { RUN_QUEUE } from "../run-requests/run-request.ts";
 import { collectQueueHandlers, startQueueWorkers } from "./queue-workers.ts";
-import { RUN_QUEUE } from "./run-queue.ts";
-import { waitFor } from "./testing/wait-for.ts";
 
 const seen: Array<{ payload: unknown; ctx: QueueHandlerContext }> = [];
 

@@ -1,17 +1,17 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
+import type { Queue, WorkOptions } from "../queue/queue.ts";
+import { PermanentQueueError } from "../queue/queue-errors.ts";
+import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { Registry } from "../registry/registry.ts";
+import { runRequestHandler } from "../run-requests/run-request-handler.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import type { Queue, WorkOptions } from "./queue.ts";
-import { PermanentQueueError } from "./queue-errors.ts";
-import type { QueueHandlerDefinition } from "./queue-handler-definition.ts";
-import { runQueueHandler } from "./run-queue-handler.ts";
 
 /**
  * Every queue handler of this build: the engine's (`tidemark.run`) then each pipeline's, in
  * registry order. A pipeline's queue must be named `<pipeline>.<name>`; names are unique.
  */
 export function collectQueueHandlers(registry: Registry): QueueHandlerDefinition[] {
-  const handlers: QueueHandlerDefinition[] = [runQueueHandler as QueueHandlerDefinition];
+  const handlers: QueueHandlerDefinition[] = [runRequestHandler as QueueHandlerDefinition];
   const names = new Set(handlers.map((h) => h.name));
   for (const pipeline of registry.pipelines) {
     for (const h of pipeline.queueHandlers ?? []) {
