@@ -1,9 +1,10 @@
 import { CommanderError } from "commander";
-import { ExitCode, TidemarkError } from "../engine/errors.ts";
+import { ExitCode } from "../engine/errors.ts";
 import { Registry } from "../engine/registry/registry.ts";
 import { pipelines } from "../pipelines/index.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { buildProgram } from "./program.ts";
+import { reportError } from "./report-error.ts";
 
 const QUIET_COMMANDER_CODES = new Set([
   "commander.helpDisplayed",
@@ -19,6 +20,12 @@ export async function main(
   registry: Registry = new Registry(pipelines),
 ): Promise<number> {
   const { program, session } = buildProgram(io, registry);
+  // The session picks defaults by command (e.g. the log level of one-shot commands vs serve).
+  program.hook("preAction", (_root, action) => {
+    let top = action;
+    while (top.parent && top.parent !== program) top = top.parent;
+    session.command = top.name();
+  });
   try {
     if (argv.length === 0) {
       program.outputHelp();
@@ -31,14 +38,7 @@ export async function main(
       // Commander has already printed its message.
       return QUIET_COMMANDER_CODES.has(err.code) ? ExitCode.ok : ExitCode.usage;
     }
-    if (err instanceof TidemarkError) {
-      io.err(`tidemark: ${err.message}\n`);
-      return err.exitCode;
-    }
-    io.err(
-      `tidemark: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    return ExitCode.jobFailed;
+    return reportError(io, err, session.verbose);
   } finally {
     await session.close();
   }

@@ -1,16 +1,17 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { type DialectHarness, describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli, spawnCli, TSX_IMPORT } from "../../src/testing/run-cli.ts";
+import { testTempDir } from "../../src/testing/temp-dir.ts";
 import { testRegistry } from "../../src/testing/test-pipeline.ts";
 import { cliEnv } from "./cli-env.ts";
 
-const tmp = () => mkdtempSync(path.join(tmpdir(), "tm-proc-"));
+const tmp = () => testTempDir("tm-proc-");
 
 describe("tidemark binary", () => {
   it("--help documents the commands and exit codes", async () => {

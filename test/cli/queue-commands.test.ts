@@ -77,6 +77,24 @@ describeEachDialect("tidemark queue", (h) => {
     );
   }
 
+  it("dead and retry refuse an unknown queue with exit 2, listing the known ones", async () => {
+    const o = { ...(await cliEnv(h)), registry: testRegistry() };
+    for (const argv of [
+      ["queue", "dead", "nope"],
+      ["queue", "retry", "nope", "--all"],
+    ]) {
+      const r = await runCli(argv, o);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr).toBe('tidemark: unknown queue "nope"; known queues: tidemark.run\n');
+      expect(r.stdout).toBe("");
+    }
+    const known = await runCli(["queue", "dead", "tidemark.run"], o);
+    expect(known).toMatchObject({
+      code: 0,
+      stdout: "No dead-lettered messages in tidemark.run.\n",
+    });
+  });
+
   it("with no messages at all, stats says so", async () => {
     const o = { ...(await cliEnv(h)), registry: testRegistry() };
     const r = await runCli(["queue", "stats"], o);

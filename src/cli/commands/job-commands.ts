@@ -6,8 +6,10 @@ import { UsageError } from "../../engine/errors.ts";
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
 import type { JobService } from "../../engine/jobs/job-service.ts";
 import { formatTable } from "../../engine/output/format-table.ts";
+import type { JobType } from "../../engine/registry/pipeline-definition.ts";
 import { readYamlFile } from "../../infra/config/load-config.ts";
 import { jsonValue } from "../option-parsers.ts";
+import { ago, fromNow } from "../output/relative-time.ts";
 import type { CliSession } from "../session.ts";
 
 interface ParamsOptions {
@@ -59,7 +61,148 @@ function describeJob(session: CliSession, job: JobRecord): void {
   );
 }
 
-/** `tidemark job ls | show | add | update | enable | disable | rm | import | export | types`. */
+/** `job ls`: the jobs table, then when each fires next and how its last run went. */
+async function listJobs(session: CliSession, json: boolean): Promise<void> {
+  const runtime = await session.runtime();
+  const [{ listJobOverviews }, { RunRepo }] = await Promise.all([
+    import("../../engine/runs/job-overview.ts"),
+    import("../../engine/runs/run-repo.ts"),
+  ]);
+  const now = runtime.clock.now();
+  // As `runs ls` does: a run whose process died must not show as running.
+  await new RunRepo(runtime.db, runtime.events).markAbandoned(now.toISOString());
+  const overviews = await listJobOverviews(runtime.db, now);
+  if (json) {
+    return session.printJson(
+      overviews.map(({ job, nextOccurrenceAt, lastRun }) => ({
+        ...job,
+        nextOccurrenceAt,
+        lastRun: lastRun && {
+          runId: lastRun.runId,
+          status: lastRun.status,
+          startedAt: lastRun.startedAt,
+          finishedAt: lastRun.finishedAt,
+          error: lastRun.error,
+        },
+      })),
+    );
+  }
+  if (overviews.length === 0) {
+    return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
+  }
+  const jobs = overviews.map((o) => o.job);
+  session.print(
+    formatTable(
+      ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
+      jobs.map((j) => [j.name, j.type, j.schedule, j.timezone, j.enabled ? "yes" : "no"]),
+    ),
+  );
+  session.print();
+  session.print(
+    formatTable(
+      ["NAME", "NEXT FIRE", "LAST RUN", "AGE"],
+      overviews.map(({ job, nextOccurrenceAt: next, lastRun: last }) => [
+        job.name,
+        next
+          ? `${next.replace(/\.\d{3}Z$/, "Z")} (${fromNow(next, now)})`
+          : job.schedule === null
+            ? "- (no schedule)"
+            : "- (disabled)",
+        last ? last.status : "- (never ran)",
+        last ? ago(last.startedAt, now) : "-",
+      ]),
+    ),
+  );
+}
+
+/** `job types`: every job type with its pipeline and what it does. */
+async function listJobTypes(session: CliSession, json: boolean): Promise<void> {
+  const types = session.registry.pipelines.flatMap((p) =>
+    p.jobTypes.map((t) => ({ pipeline: p.name, type: t as JobType })),
+  );
+  if (json) {
+    const { paramsJsonSchema } = await import("../output/params-doc.ts");
+    return session.printJson(
+      types.map(({ pipeline, type }) => ({
+        name: type.name,
+        pipeline,
+        description: type.description,
+        params: paramsJsonSchema(type),
+        example: type.example,
+      })),
+    );
+  }
+  if (types.length === 0) return session.print("No pipeline is registered yet.");
+  session.print(
+    formatTable(
+      ["TYPE", "PIPELINE", "DESCRIPTION"],
+      types.map(({ pipeline, type }) => [type.name, pipeline, type.description]),
+    ),
+  );
+  session.print();
+  session.print("Params, defaults and a ready example: tidemark job describe <type>");
+}
+
+/** `job describe <type>`: params with types, defaults and descriptions, and an example. */
+async function describeJobType(session: CliSession, name: string, json: boolean): Promise<void> {
+  const type = session.registry.jobType(name);
+  const pipeline = session.registry.pipelines.find((p) => p.jobTypes.includes(type))?.name;
+  const doc = await import("../output/params-doc.ts");
+  const schema = doc.paramsJsonSchema(type);
+  if (json) {
+    return session.printJson({
+      name: type.name,
+      pipeline,
+      description: type.description,
+      params: schema,
+      example: type.example,
+    });
+  }
+  session.print(`${type.name}: ${type.description}`);
+  if (pipeline) session.print(`pipeline: ${pipeline}`);
+  session.print();
+  const params = doc.paramDocs(schema);
+  if (params.length === 0) {
+    session.print("Params: none.");
+  } else {
+    session.print("Params:");
+    const described = params.some((p) => p.description);
+    const table = formatTable(
+      ["PARAM", "TYPE", "REQUIRED", "DEFAULT", ...(described ? ["DESCRIPTION"] : [])],
+      params.map((p) => [
+        p.path,
+        p.type,
+        p.required ? "yes" : "",
+        p.default === undefined ? "" : doc.defaultText(p.default),
+        ...(described ? [p.description ?? ""] : []),
+      ]),
+    );
+    session.print(indent(table, "  "));
+  }
+  const example = type.example as Record<string, unknown> | undefined;
+  if (!example) return;
+  const jobName = type.name.replace(/\./g, "-");
+  session.print();
+  session.print("Example params file (params.yaml):");
+  session.print();
+  session.print(indent(doc.exampleYaml(example), "  "));
+  session.print();
+  session.print("Add a job with it:");
+  session.print(`  tidemark job add ${jobName} --type ${type.name} --params-file params.yaml`);
+  session.print("or with the params inline:");
+  session.print(
+    `  tidemark job add ${jobName} --type ${type.name} --params ${doc.exampleParamsArg(example)}`,
+  );
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((l) => (l === "" ? l : `${prefix}${l}`))
+    .join("\n");
+}
+
+/** `tidemark job ls | show | add | update | enable | disable | rm | import | export | types | describe`. */
 export function registerJobCommands(program: Command, session: CliSession): void {
   const job = program
     .command("job")
@@ -67,20 +210,9 @@ export function registerJobCommands(program: Command, session: CliSession): void
 
   job
     .command("ls")
-    .description("list jobs")
+    .description("list jobs, when each fires next and how its last run went")
     .option("--json", "machine-readable output")
-    .action(async (opts: { json?: boolean }) => {
-      const jobs = await (await jobService(session)).repo.list();
-      if (opts.json) return session.printJson(jobs);
-      if (jobs.length === 0)
-        return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
-      session.print(
-        formatTable(
-          ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
-          jobs.map((j) => [j.name, j.type, j.schedule, j.timezone, j.enabled ? "yes" : "no"]),
-        ),
-      );
-    });
+    .action((opts: { json?: boolean }) => listJobs(session, opts.json ?? false));
 
   job
     .command("show <name>")
@@ -95,13 +227,16 @@ export function registerJobCommands(program: Command, session: CliSession): void
   job
     .command("types")
     .description("list the job types of every registered pipeline")
-    .action(() => {
-      const names = session.registry.jobTypeNames();
-      if (names.length === 0) return session.print("No pipeline is registered yet.");
-      for (const p of session.registry.pipelines) {
-        for (const t of p.jobTypes) session.print(`${t.name.padEnd(28)} ${t.description}`);
-      }
-    });
+    .option("--json", "machine-readable output (with each type's params as JSON Schema)")
+    .action((opts: { json?: boolean }) => listJobTypes(session, opts.json ?? false));
+
+  job
+    .command("describe <type>")
+    .description("a job type's params (types, defaults, descriptions) and a ready example")
+    .option("--json", "machine-readable output (params as JSON Schema)")
+    .action((name: string, opts: { json?: boolean }) =>
+      describeJobType(session, name, opts.json ?? false),
+    );
 
   job
     .command("add <name>")
@@ -117,6 +252,10 @@ export function registerJobCommands(program: Command, session: CliSession): void
       jitterSeconds,
     )
     .option("--disabled", "add it disabled")
+    .addHelpText(
+      "after",
+      "\nParams of a job type, with defaults and a ready example: tidemark job describe <type>",
+    )
     .action(
       async (
         name: string,

@@ -17,6 +17,20 @@ async function withQueue<R>(session: CliSession, use: (queue: Queue) => Promise<
   }
 }
 
+/**
+ * Refuses a queue name this build does not know (exit 2, listing the known ones): the queues
+ * of the engine's and every pipeline's handlers, and any queue still holding messages.
+ */
+async function checkQueueName(session: CliSession, queue: Queue, name: string): Promise<void> {
+  const { collectQueueHandlers } = await import("../../engine/workers/queue-workers.ts");
+  const handled = collectQueueHandlers(session.registry).map((h) => h.name);
+  if (handled.includes(name)) return;
+  const holding = (await queue.stats()).map((s) => s.queue);
+  if (holding.includes(name)) return;
+  const known = [...new Set([...handled, ...holding])].sort();
+  throw new UsageError(`unknown queue ${JSON.stringify(name)}; known queues: ${known.join(", ")}`);
+}
+
 /** `tidemark queue stats | dead | retry`: inspect the queue and re-drive dead letters. */
 export function registerQueueCommands(program: Command, session: CliSession): void {
   const queue = program
@@ -51,7 +65,10 @@ export function registerQueueCommands(program: Command, session: CliSession): vo
     .option("--limit <n>", "how many (default 20)", positiveInt, 20)
     .option("--json", "machine-readable output (payloads included)")
     .action(async (name: string, opts: { limit: number; json?: boolean }) => {
-      const dead = await withQueue(session, (q) => q.deadLetters(name, { limit: opts.limit }));
+      const dead = await withQueue(session, async (q) => {
+        await checkQueueName(session, q, name);
+        return q.deadLetters(name, { limit: opts.limit });
+      });
       if (opts.json) return session.printJson(dead);
       if (dead.length === 0) return session.print(`No dead-lettered messages in ${name}.`);
       session.print(
@@ -72,7 +89,10 @@ export function registerQueueCommands(program: Command, session: CliSession): vo
       if (opts.all ? ids.length > 0 : ids.length === 0) {
         throw new UsageError("give the message ids to retry, or --all (not both)");
       }
-      const moved = await withQueue(session, (q) => q.retryDead(name, opts.all ? "all" : ids));
+      const moved = await withQueue(session, async (q) => {
+        await checkQueueName(session, q, name);
+        return q.retryDead(name, opts.all ? "all" : ids);
+      });
       session.print(`${moved.length} message(s) of ${name} back in the queue.`);
       for (const id of moved) session.print(`  ${id}`);
       const done = new Set(moved);

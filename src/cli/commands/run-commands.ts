@@ -2,14 +2,28 @@ import type { Command } from "commander";
 import { interruptSignal } from "../../engine/runs/interrupt-signal.ts";
 import type { RunReport } from "../../engine/runs/job-runner.ts";
 import { positiveInt } from "../option-parsers.ts";
+import { readableSummary } from "../output/summary-text.ts";
 import type { CliSession } from "../session.ts";
+
+/** The summary as its job type describes it, else as aligned `key: value` lines. */
+function summaryText(session: CliSession, r: RunReport): string[] {
+  const type = session.registry.jobTypeNames().includes(r.jobType)
+    ? session.registry.jobType(r.jobType)
+    : undefined;
+  if (type?.summaryLines && Object.keys(r.summary).length > 0) {
+    try {
+      return type.summaryLines(r.summary).map((line) => `  ${line}`);
+    } catch {
+      // A summary the type cannot read (e.g. an older shape): the generic form still shows it.
+    }
+  }
+  return readableSummary(r.summary);
+}
 
 function printReport(session: CliSession, r: RunReport): void {
   session.print(`${r.jobName}: ${r.status} (run ${r.runId})`);
   if (r.error) session.print(`  error: ${r.error}`);
-  for (const [k, v] of Object.entries(r.summary)) {
-    session.print(`  ${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
-  }
+  for (const line of summaryText(session, r)) session.print(line);
 }
 
 /** Options of `tidemark run`. */
@@ -27,11 +41,14 @@ export function registerRunCommands(program: Command, session: CliSession): void
     .action(async (name: string, opts: RunOptions) => {
       const runtime = await session.runtime();
       if (opts.queue) {
-        const { enqueueRunFromCli } = await import("../../engine/queue/run-queue.ts");
+        const { requestRunFromCli } = await import(
+          "../../engine/run-requests/request-run-from-cli.ts"
+        );
         const request = { job: name, dryRun: opts.dryRun, limit: opts.limit };
-        const queued = await enqueueRunFromCli(runtime, request);
-        if (opts.json) session.printJson(queued);
-        else session.print(`${name}: queued (message ${queued.messageId})`);
+        const queued = await requestRunFromCli(runtime, request);
+        if (opts.json) {
+          session.printJson({ job: name, queue: queued.queue, messageId: queued.messageId });
+        } else session.print(`${name}: queued (message ${queued.messageId})`);
         return;
       }
       const [{ runStoredJob }, { exitCodeFor }] = await Promise.all([
@@ -45,6 +62,7 @@ export function registerRunCommands(program: Command, session: CliSession): void
           limit: opts.limit,
           signal: interrupt.signal,
           progress: !opts.json && session.io.isTTY,
+          callerReportsOutcome: true,
         });
         if (opts.json) session.printJson(report);
         else printReport(session, report);

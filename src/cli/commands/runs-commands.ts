@@ -3,6 +3,8 @@ import { NotFoundError, UsageError } from "../../engine/errors.ts";
 import { formatTable } from "../../engine/output/format-table.ts";
 import type { RunRecord } from "../../engine/runs/run-repo.ts";
 import { positiveInt } from "../option-parsers.ts";
+import { fitOneLine, terminalWidth } from "../output/fit-text.ts";
+import { jsonWithTextBlocks, textBlock } from "../output/summary-text.ts";
 import type { CliSession } from "../session.ts";
 
 const STATUSES = ["running", "succeeded", "failed", "skipped", "abandoned"] as const;
@@ -14,6 +16,24 @@ async function runRepo(session: CliSession) {
   // Listing is where users look for dead runs: settle them first.
   await repo.markAbandoned(runtime.clock.now().toISOString());
   return repo;
+}
+
+/** Narrowest the error column gets, even on a narrow terminal. */
+const MIN_ERROR_WIDTH = 20;
+
+/** The runs table, each error on one line cut to what the terminal has left. */
+function runsTable(runs: RunRecord[], width: number): string {
+  const headers = ["RUN ID", "JOB", "STATUS", "STARTED", "DURATION", "ERROR"];
+  const rows = runs.map((r) => [r.runId, r.jobName, r.status, r.startedAt, duration(r)]);
+  // formatTable pads every column but the last and joins them with two spaces.
+  const before = headers
+    .slice(0, -1)
+    .reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((r) => r[i]!.length)) + 2, 0);
+  const room = Math.max(MIN_ERROR_WIDTH, width - before);
+  return formatTable(
+    headers,
+    runs.map((r, i) => [...rows[i]!, r.error ? fitOneLine(r.error, room) : ""]),
+  );
 }
 
 function duration(run: RunRecord): string {
@@ -44,12 +64,7 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
       });
       if (opts.json) return session.printJson(list);
       if (list.length === 0) return session.print("No runs.");
-      session.print(
-        formatTable(
-          ["RUN ID", "JOB", "STATUS", "STARTED", "DURATION", "ERROR"],
-          list.map((r) => [r.runId, r.jobName, r.status, r.startedAt, duration(r), r.error ?? ""]),
-        ),
-      );
+      session.print(runsTable(list, terminalWidth(session.io.isTTY)));
     });
 
   runs
@@ -66,7 +81,12 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
       session.print(`started:   ${run.startedAt}`);
       session.print(`finished:  ${run.finishedAt ?? "-"} (${duration(run)})`);
       session.print(`host/pid:  ${run.host}/${run.pid}`);
-      if (run.error) session.print(`error:     ${run.error}`);
-      session.print(`summary:   ${JSON.stringify(run.summary ?? {}, null, 2)}`);
+      if (run.error?.includes("\n"))
+        session.print(["error:", ...textBlock(run.error, "    ")].join("\n"));
+      else if (run.error) session.print(`error:     ${run.error}`);
+      // Multi-line text (a digest, a report) reads as text below the JSON, not as "\n" escapes.
+      const { json, blocks } = jsonWithTextBlocks(run.summary ?? {});
+      session.print(`summary:   ${json}`);
+      for (const line of blocks) session.print(line);
     });
 }

@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import type { DatabaseTarget } from "../config/load-config.ts";
+import { ConfigError } from "../errors.ts";
+import { redactText } from "../logging/redact.ts";
 import type { DialectName } from "./dialect.ts";
 import { FlattenSchemaPlugin } from "./flatten-schema-plugin.ts";
 
@@ -34,15 +36,59 @@ function parsePgTimestamp(value: string): string {
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
 
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+/** A postgres URL fit to print: the password (in the userinfo or the query) replaced by `***`. */
+export function redactDatabaseUrl(url: string): string {
+  return url
+    .replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
+    .replace(/([?&](?:password|sslpassword)=)[^&#]*/gi, "$1***");
+}
+
+/** Why a connection failed, in a few words (pg and Node errors; AggregateError has no message). */
+function connectFailure(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown[] };
+  const first = Array.isArray(e.errors) ? (e.errors[0] as typeof e | undefined) : undefined;
+  const code = typeof e.code === "string" ? e.code : undefined;
+  const message = typeof e.message === "string" && e.message !== "" ? e.message : undefined;
+  const detail = message ?? (typeof first?.message === "string" ? first.message : undefined);
+  if (code === "ECONNREFUSED")
+    return `connection refused (${detail ?? code}): is the server running?`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `unknown host (${detail ?? code})`;
+  if (code === "ENOTDIR" || code === "EEXIST") return "part of the path is a file, not a folder";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EROFS") return "read-only file system";
+  return (detail ?? code ?? String(err)).split("\n")[0] ?? "";
+}
+
+/** One line for a database that cannot be used: names the target, never its password. */
+function unusable(where: string, what: string, err: unknown): ConfigError {
+  return new ConfigError(`database ${where}: ${what}: ${redactText(connectFailure(err))}`, {
+    cause: err,
+  });
 }
 
 async function openSqlite(file: string, busyTimeoutMs: number): Promise<Database> {
   const { default: BetterSqlite3 } = await import("better-sqlite3");
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file, { timeout: busyTimeoutMs });
-  sqlite.pragma("journal_mode = WAL");
+  if (file !== ":memory:") {
+    const dir = path.dirname(file);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw unusable(file, `cannot create its folder ${dir}`, err);
+    }
+  }
+  let sqlite: InstanceType<typeof BetterSqlite3>;
+  try {
+    sqlite = new BetterSqlite3(file, { timeout: busyTimeoutMs });
+  } catch (err) {
+    throw unusable(file, "cannot open", err);
+  }
+  try {
+    // The first statement reads the file: a folder or a non-database file fails here.
+    sqlite.pragma("journal_mode = WAL");
+  } catch (err) {
+    sqlite.close();
+    throw unusable(file, "cannot open", err);
+  }
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
@@ -71,11 +117,20 @@ async function openPostgres(url: string): Promise<Database> {
   });
   // A dropped idle connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
+  const description = redactDatabaseUrl(url);
+  // Connect once now, so an unreachable server is one clear error here rather than a stack
+  // trace from whichever query comes first. The connection stays in the pool for that query.
+  try {
+    (await pool.connect()).release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw unusable(description, "cannot connect", err);
+  }
   const kysely = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: "postgres",
     kysely,
-    description: redactUrl(url),
+    description,
     close: () => kysely.destroy(),
   };
 }

@@ -1,4 +1,8 @@
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { Writable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.ts";
 import { isSecretKey, REDACTED, redactSecrets, redactText } from "./redact.ts";
@@ -94,5 +98,37 @@ describe("logger", () => {
       .warn({ headers: { authorization: "Bearer XYZSECRET" } }, "retry");
     expect(lines[0]).not.toContain("XYZSECRET");
     expect(JSON.parse(lines[0]!)).toMatchObject({ run_id: "r1", level: "warn" });
+  });
+});
+
+describe("pretty output (a terminal)", () => {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+  /** stderr of a child process that logs one error through the pretty transport. */
+  async function prettyError(prettyStacks: boolean): Promise<string> {
+    const script = `
+      const { createLogger } = await import(process.argv[1]);
+      const log = createLogger({ level: "info", pretty: true, prettyStacks: process.argv[2] === "yes" });
+      log.error({ err: new Error("boom") }, "run failed");`;
+    const logger = fileURLToPath(new URL("./logger.ts", import.meta.url));
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [
+      "--import",
+      tsx,
+      "--input-type=module",
+      "-e",
+      script,
+      logger,
+      prettyStacks ? "yes" : "no",
+    ]);
+    expect(stdout).toBe("");
+    return stderr;
+  }
+
+  it("hides stack traces unless asked (the CLI asks with --verbose)", async () => {
+    const quiet = await prettyError(false);
+    expect(quiet).toContain("run failed");
+    expect(quiet).toContain('"message": "boom"');
+    expect(quiet).not.toMatch(/^\s+at /m);
+    expect(await prettyError(true)).toMatch(/^\s+at /m);
   });
 });

@@ -9,6 +9,11 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where lines go; default stderr (stdout is kept for command output). */
   destination?: DestinationStream;
+  /**
+   * Show errors' stack traces in pretty output (default true). The CLI shows them only with
+   * --verbose; JSON lines always keep them.
+   */
+  prettyStacks?: boolean;
 }
 
 /** A pino logger writing JSON lines (pretty on a TTY) with secrets redacted from every line. */
@@ -33,7 +38,14 @@ export function createLogger(options: LoggerOptions): Logger {
   if (pretty) {
     return pino({
       ...pinoOptions,
-      transport: { target: "pino-pretty", options: { destination: 2, colorize: true } },
+      transport: {
+        target: "pino-pretty",
+        options: {
+          destination: 2,
+          colorize: true,
+          ...(options.prettyStacks === false ? { ignore: "err.stack" } : {}),
+        },
+      },
     });
   }
   return pino(pinoOptions, pino.destination({ fd: 2, sync: true }));
