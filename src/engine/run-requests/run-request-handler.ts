@@ -1,6 +1,7 @@
 import { AlreadyRunningError, TidemarkError } from "../errors.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import { defineQueueHandler } from "../queue/queue-handler-definition.ts";
+import { killAfterRunIfAsked } from "./crash-hook.ts";
 import {
   RUN_QUEUE,
   RUN_SEND_DEFAULTS,
@@ -38,6 +39,7 @@ export const runRequestHandler = defineQueueHandler({
         signal: ctx.signal,
         runId: payload.runId,
       });
+      killAfterRunIfAsked();
       if (ctx.signal.aborted && payload.runId) {
         // Interrupted by this worker's stop: the message is released, and its redelivery may
         // run the job again (under a fresh id).
