@@ -23,7 +23,8 @@ function stackText(err: Error): string {
  */
 export function reportError(io: CliIo, err: unknown, verbose: boolean): number {
   if (err instanceof TidemarkError) {
-    io.err(`tidemark: ${oneLine(err.message)}\n`);
+    // Every error line goes through the one redaction path (URL passwords, keys in queries, …).
+    io.err(`tidemark: ${redactText(oneLine(err.message))}\n`);
     if (verbose && !(err instanceof ConfigError)) io.err(`${stackText(err)}\n`);
     return err.exitCode;
   }

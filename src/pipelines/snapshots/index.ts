@@ -13,7 +13,7 @@ import { snapshotsSettings } from "./settings.ts";
 /** `snapshots.ingest`: one ingestion of a supplier's inbox. */
 export const ingestJobType = defineJobType({
   name: "snapshots.ingest",
-  description: "ingest the newest stable full-snapshot file of a supplier (seed 002)",
+  description: "ingest the newest stable full-snapshot file of a supplier into its published state",
   params: ingestParams,
   settings: snapshotsSettings,
   example: { supplier: "acme" },
@@ -30,7 +30,7 @@ export const ingestJobType = defineJobType({
 /** The pipeline definition registered in src/pipelines/index.ts. */
 export const snapshotsPipeline = definePipeline({
   name: "snapshots",
-  description: "supplier full-snapshot files → immutable published state (ETL CANON, seed 002)",
+  description: "supplier full-snapshot files (CSV, XLSX) → checked, immutable, atomically published state",
   jobTypes: [ingestJobType],
   settings: snapshotsSettings,
   migrations: async () => ({

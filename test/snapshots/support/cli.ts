@@ -2,6 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
+import { databaseUrl } from "../../../src/testing/cli-env.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { type CliResult, runCli, spawnCli } from "../../../src/testing/run-cli.ts";
 import { testTempDir } from "../../../src/testing/temp-dir.ts";
@@ -29,7 +30,7 @@ export async function cliFixture(
   const cwd = testTempDir("tm-snapcli-");
   const dataDir = path.join(cwd, "data");
   const target = await h.freshTarget();
-  const url = target.dialect === "postgres" ? target.url : `sqlite:${target.path}`;
+  const url = databaseUrl(target);
   writeFileSync(path.join(cwd, "tidemark.yaml"), `pipelines:\n  snapshots:\n${settings}`);
   const env = {
     TIDEMARK_DATABASE_URL: url,
