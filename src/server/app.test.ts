@@ -399,15 +399,21 @@ describe("request body limit", () => {
       silentLogger(),
     );
 
-  it("answers 413 JSON from the declared length, before reading the body", async () => {
-    let pulled = 0;
+  /** A 10 MB body made on demand, counting the kilobytes the server pulled. */
+  const endlessBody = () => {
+    const seen = { pulled: 0 };
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        pulled++;
+        seen.pulled++;
         controller.enqueue(new Uint8Array(1024));
-        if (pulled > 10_000) controller.close();
+        if (seen.pulled > 10_000) controller.close();
       },
     });
+    return { body, seen };
+  };
+
+  it("answers 413 JSON from the declared length, before reading the body", async () => {
+    const { body, seen } = endlessBody();
     const res = await app().request("/api/jobs/x/runs", {
       method: "POST",
       body,
@@ -421,18 +427,11 @@ describe("request body limit", () => {
         message: "request body over 4096 bytes (server.body_limit_bytes)",
       },
     });
-    expect(pulled).toBeLessThan(5);
+    expect(seen.pulled).toBeLessThan(5);
   });
 
   it("stops a body without a declared length once it passes the limit", async () => {
-    let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled++;
-        controller.enqueue(new Uint8Array(1024));
-        if (pulled > 10_000) controller.close();
-      },
-    });
+    const { body, seen } = endlessBody();
     const res = await app().request("/api/jobs/x/runs", {
       method: "POST",
       body,
@@ -440,6 +439,6 @@ describe("request body limit", () => {
       duplex: "half",
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(pulled).toBeLessThan(20);
+    expect(seen.pulled).toBeLessThan(20);
   });
 });

@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import { typed } from "../../infra/db/open-database.ts";
-import { describeEachDialect } from "../../testing/dialects.ts";
+import { type DialectHarness, describeEachDialect } from "../../testing/dialects.ts";
 import { ManualClock } from "../../testing/manual-clock.ts";
 import { type TestPipelineTables, testPipeline } from "../../testing/test-pipeline.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
@@ -49,18 +49,24 @@ function gatedPipeline() {
   return { registry: new Registry([testPipeline, pipeline]), release, atGate };
 }
 
+/** Run A of job `a` (lease TTL 60 s), stopped at its gate before it commits. */
+async function startGatedRun(h: DialectHarness) {
+  const clock = new ManualClock("2026-05-01T00:00:00.000Z");
+  const { registry, release, atGate } = gatedPipeline();
+  const rt = await openTestRuntime(h, { clock, registry });
+  const running = executeRun(rt, {
+    jobName: "a",
+    jobType: "fence.gated",
+    params: { note: "from A" },
+    leaseTtlMs: 60_000,
+  });
+  await atGate;
+  return { clock, rt, release, running };
+}
+
 describeEachDialect("fenced commits", (h) => {
   it("a run whose lease was taken over commits nothing and ends abandoned", async () => {
-    const clock = new ManualClock("2026-05-01T00:00:00.000Z");
-    const { registry, release, atGate } = gatedPipeline();
-    const rt = await openTestRuntime(h, { clock, registry });
-    const running = executeRun(rt, {
-      jobName: "a",
-      jobType: "fence.gated",
-      params: { note: "from A" },
-      leaseTtlMs: 60_000,
-    });
-    await atGate;
+    const { clock, rt, release, running } = await startGatedRun(h);
     // A is "paused" past its TTL; B takes the lease over (a newer token).
     clock.advance(61_000);
     const b = await rt.leases.tryAcquire("job:a", "run-b", 60_000);
@@ -79,16 +85,7 @@ describeEachDialect("fenced commits", (h) => {
   });
 
   it("a run that still holds its lease commits, and the commit renews it", async () => {
-    const clock = new ManualClock("2026-05-01T00:00:00.000Z");
-    const { registry, release, atGate } = gatedPipeline();
-    const rt = await openTestRuntime(h, { clock, registry });
-    const running = executeRun(rt, {
-      jobName: "a",
-      jobType: "fence.gated",
-      params: { note: "from A" },
-      leaseTtlMs: 60_000,
-    });
-    await atGate;
+    const { clock, rt, release, running } = await startGatedRun(h);
     // Expired but nobody took it: the token still matches, so the commit may go ahead.
     clock.advance(61_000);
     release();

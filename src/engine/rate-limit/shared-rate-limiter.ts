@@ -1,6 +1,7 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { DialectName } from "../../infra/db/dialect.ts";
 import { type Database, typed } from "../../infra/db/open-database.ts";
+import { writeTransaction } from "../../infra/db/write-transaction.ts";
 import { type Clock, isoTimestamp, systemClock } from "../context/clock.ts";
 import { abortableSleep, type SleepFn } from "../http/retry-policy.ts";
 import type { RateLimitTables } from "./rate-limit-tables.ts";
@@ -82,18 +83,7 @@ export class SharedRateLimiter {
    * row; on SQLite the database's write lock, taken up front by `BEGIN IMMEDIATE` (waiting up
    * to busy_timeout) so that no other writer slips between the read and the write.
    */
-  async #locked<R>(fn: (db: Kysely<RateLimitTables>) => Promise<R>): Promise<R> {
-    if (this.#dialect === "postgres") return this.#db.transaction().execute(fn);
-    return this.#db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      try {
-        const result = await fn(conn);
-        await sql`commit`.execute(conn);
-        return result;
-      } catch (err) {
-        await sql`rollback`.execute(conn).catch(() => undefined);
-        throw err;
-      }
-    });
+  #locked<R>(fn: (db: Kysely<RateLimitTables>) => Promise<R>): Promise<R> {
+    return writeTransaction(this.#db, this.#dialect, fn);
   }
 }

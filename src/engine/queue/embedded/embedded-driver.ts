@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { DialectName } from "../../../infra/db/dialect.ts";
 import { type Database, typed } from "../../../infra/db/open-database.ts";
+import { writeTransaction } from "../../../infra/db/write-transaction.ts";
 import { type Clock, isoTimestamp } from "../../context/clock.ts";
 import type { QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { Delivery, OutgoingMessage, QueueDriver } from "../queue-driver.ts";
@@ -317,18 +318,7 @@ export class EmbeddedDriver implements QueueDriver {
    * (waiting up to busy_timeout for another process), so the claim's read and write can never
    * interleave with another writer; an ordinary transaction on Postgres.
    */
-  async #write<R>(fn: (k: Kysely<QueueTables>) => Promise<R>): Promise<R> {
-    if (this.#dialect === "postgres") return this.#k.transaction().execute(fn);
-    return this.#k.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      try {
-        const result = await fn(conn);
-        await sql`commit`.execute(conn);
-        return result;
-      } catch (err) {
-        await sql`rollback`.execute(conn).catch(() => undefined);
-        throw err;
-      }
-    });
+  #write<R>(fn: (k: Kysely<QueueTables>) => Promise<R>): Promise<R> {
+    return writeTransaction(this.#k, this.#dialect, fn);
   }
 }
