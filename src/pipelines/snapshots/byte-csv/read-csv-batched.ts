@@ -2,8 +2,18 @@ import iconv from "iconv-lite";
 import type { KeyIndexWriter } from "../artifacts/key-index.ts";
 import type { LineSink } from "../artifacts/line-sink.ts";
 import { GateFailure, type HeaderMap } from "../emit/schema.ts";
-import { CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS } from "../extract/csv-records.ts";
-import { type CsvOptions, type CsvReadInfo, mapCsvHeader } from "../extract/read-csv.ts";
+import {
+  CsvRecordParser,
+  CsvSyntaxError,
+  LoneCrError,
+  MAX_RECORD_CHARS,
+} from "../extract/csv-records.ts";
+import {
+  type CsvOptions,
+  type CsvReadInfo,
+  loneCrFailure,
+  mapCsvHeader,
+} from "../extract/read-csv.ts";
 import type { ByteSource } from "../input/byte-source.ts";
 import { encodingFromBom, isUtf8 } from "../input/text-decoder.ts";
 import type { BatchOutput, BatchSetup } from "./csv-batch.ts";
@@ -70,7 +80,11 @@ export async function readCsvBatched(
   const encoding = bom ?? (isUtf8(o.encoding) ? "utf-8" : o.encoding);
   const quote = o.quote.charCodeAt(0);
   // Batches take recycled memory from the runner once it exists (the header batch is fresh).
-  const splitter = new RecordSplitter(o.quote, (n) => pool?.alloc(n) ?? new Uint8Array(n));
+  const splitter = new RecordSplitter(
+    o.delimiter,
+    o.quote,
+    (n) => pool?.alloc(n) ?? new Uint8Array(n),
+  );
   let header: HeaderMap | undefined;
   let pool: BatchRunner | undefined;
 
@@ -155,6 +169,10 @@ export async function readCsvBatched(
     if (last) await handle(last.bytes, last.firstLine);
     await pool?.drain();
   } catch (err) {
+    // The splitter counts bytes after the BOM it never saw.
+    if (err instanceof LoneCrError) {
+      throw loneCrFailure(o.file, err.line, err.offset + (bom === "utf-8" ? 3 : 0));
+    }
     if (err instanceof WorkerBatchError) {
       if (err.kind === "encoding")
         throw new GateFailure("ENCODING_INVALID", `${err.message} (${o.encoding})`);

@@ -1,9 +1,17 @@
 /**
  * Cuts a CSV byte stream into batches of whole records for parallel parsing: a record ends at
  * an LF byte outside quotes. Valid for ASCII-compatible encodings (UTF-8, windows-125x, KOI8…),
- * where the quote and LF bytes never occur inside a multi-byte character.
+ * where the quote, delimiter, CR and LF bytes never occur inside a multi-byte character.
+ *
+ * Quotes follow CsvRecordParser: a quote opens a quoted field only at a field's start (a quote
+ * inside an unquoted field, like 5" screen, is data), and a doubled quote inside one is an
+ * escape. It also finds lone CRs (a CR outside quoted fields not followed by LF) and throws
+ * LoneCrError for the first one, as the text path does.
  */
+import { LoneCrError } from "../extract/csv-records.ts";
+
 const LF = 10;
+const CR = 13;
 
 /** A batch of whole records and the number of line feeds before and inside it. */
 export interface RecordBatch {
@@ -24,18 +32,29 @@ const fresh: BatchAllocator = (n) => new Uint8Array(n);
  */
 export class RecordSplitter {
   readonly #quote: number;
+  readonly #delim: number;
+  readonly #checkCr: boolean;
   #pending: Buffer = Buffer.allocUnsafeSlow(1 << 21);
   #len = 0;
   #scanned = 0;
   #inQuotes = 0;
+  /** Pending index of the last closing quote (a quote right after it re-opens: an escape). */
+  #closedAt = -2;
+  /** The last byte scanned is a CR outside quotes: the next byte must be LF. */
+  #crAtEnd = false;
   #lfs = 0;
   #line = 1;
+  /** Stream offset of the pending buffer's first byte. */
+  #base = 0;
 
   constructor(
+    delimiter: string,
     quote: string,
     private readonly alloc: BatchAllocator = fresh,
   ) {
+    this.#delim = delimiter.charCodeAt(0);
     this.#quote = quote.charCodeAt(0);
+    this.#checkCr = this.#delim !== CR && this.#quote !== CR;
   }
 
   /** Adds bytes; returns the batch of complete records now available, if any. */
@@ -49,41 +68,74 @@ export class RecordSplitter {
     }
     this.#pending.set(chunk, this.#len);
     this.#len += chunk.length;
-    const buf = this.#pending;
-    const quote = this.#quote;
     const len = this.#len;
+    // A view of the filled part: indexOf must not search the stale bytes beyond it.
+    const buf = this.#pending.subarray(0, len);
+    const quote = this.#quote;
+    const delim = this.#delim;
     let q = this.#inQuotes;
+    let closedAt = this.#closedAt;
     let lfs = this.#lfs;
     let cut = -1;
     let lfsAtCut = 0;
-    // Native indexOf jumps instead of a byte loop: quotes flip the state, and in each stretch
-    // outside quotes the last LF is a record boundary. LFs inside quotes still count as lines.
     let pos = this.#scanned;
+    if (this.#crAtEnd && pos < len) {
+      if (buf[pos] !== LF) this.#loneCr(pos - 1);
+      this.#crAtEnd = false;
+    }
+    // The next CR at or after pos (len: none). LF files have none, so this one native search
+    // per push is all the lone-CR check costs them; CRLF files pay one step per line.
+    let cr = this.#checkCr ? buf.indexOf(CR, pos) : -1;
+    if (cr < 0) cr = len;
+    // Native indexOf jumps instead of a byte loop: quotes switch the state, and in each stretch
+    // outside quotes the last LF is a record boundary. LFs inside quotes still count as lines.
     while (pos < len) {
-      let next = buf.indexOf(quote, pos);
-      if (next >= len) next = -1;
+      const next = buf.indexOf(quote, pos);
       const end = next < 0 ? len : next;
       const lfsBefore = lfs;
       for (let i = buf.indexOf(LF, pos); i >= 0 && i < end; i = buf.indexOf(LF, i + 1)) lfs++;
+      if (cr < end) {
+        if (q === 0) {
+          for (; cr < end; cr = nextCr(buf, cr + 1)) {
+            if (cr + 1 === len) {
+              // The byte that decides arrives with the next chunk (or never: end()).
+              this.#crAtEnd = true;
+              break;
+            }
+            if (buf[cr + 1] !== LF) this.#loneCr(cr);
+          }
+        } else cr = nextCr(buf, end);
+      }
       if (q === 0 && lfs > lfsBefore) {
         cut = buf.lastIndexOf(LF, end - 1) + 1;
         lfsAtCut = lfs;
       }
       if (next < 0) break;
-      q ^= 1;
+      if (q === 1) {
+        q = 0;
+        closedAt = next;
+      } else if (next === 0 || next - 1 === closedAt) q = 1;
+      else {
+        const before = buf[next - 1];
+        if (before === delim || before === LF) q = 1;
+        // else: a quote inside an unquoted field is data.
+      }
       pos = next + 1;
     }
     this.#inQuotes = q;
     if (cut < 0) {
       this.#scanned = len;
       this.#lfs = lfs;
+      this.#closedAt = closedAt;
       return undefined;
     }
     const bytes = this.alloc(cut);
     bytes.set(buf.subarray(0, cut));
-    buf.copyWithin(0, cut, len);
+    this.#pending.copyWithin(0, cut, len);
     this.#len = len - cut;
     this.#scanned = this.#len;
+    this.#closedAt = closedAt - cut;
+    this.#base += cut;
     this.#lfs = lfs - lfsAtCut;
     const firstLine = this.#line;
     this.#line += lfsAtCut;
@@ -92,6 +144,8 @@ export class RecordSplitter {
 
   /** Bytes left after the last boundary (the last record when the file lacks a final LF). */
   end(): RecordBatch | undefined {
+    // A CR as the file's last byte ends no line with LF: lone.
+    if (this.#crAtEnd) this.#loneCr(this.#len - 1);
     if (this.#len === 0) return undefined;
     const bytes = this.alloc(this.#len);
     bytes.set(this.#pending.subarray(0, this.#len));
@@ -103,6 +157,20 @@ export class RecordSplitter {
   get pendingBytes(): number {
     return this.#len;
   }
+
+  /** Throws LoneCrError for the CR at pending index `at` (offset: bytes since the stream start). */
+  #loneCr(at: number): never {
+    let line = this.#line;
+    const buf = this.#pending;
+    for (let i = buf.indexOf(LF); i >= 0 && i < at; i = buf.indexOf(LF, i + 1)) line++;
+    throw new LoneCrError(line, this.#base + at);
+  }
+}
+
+/** The next CR at or after `from`, or buf.length when there is none. */
+function nextCr(buf: Buffer, from: number): number {
+  const i = buf.indexOf(CR, from);
+  return i < 0 ? buf.length : i;
 }
 
 /** Encodings whose bytes for `"`, `\n` and `\r` are never part of another character. */

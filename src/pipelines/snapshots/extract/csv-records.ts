@@ -24,6 +24,28 @@ export class CsvSyntaxError extends Error {
 }
 
 /**
+ * A CR outside quoted fields that is not followed by LF (classic-Mac line ends, or one stray in
+ * an LF file): records end at LF or CRLF, so such a file would silently merge records.
+ */
+export class LoneCrError extends Error {
+  constructor(
+    /** 1-based line of the CR (LFs before it + 1, as row_number counts). */
+    readonly line: number,
+    /** Offset of the CR from the start of the text (characters) or bytes (byte path). */
+    readonly offset: number,
+  ) {
+    super(`lone CR line ending at line ${line}`);
+    this.name = "LoneCrError";
+  }
+}
+
+/** What the parser does with a lone CR outside quotes. */
+export interface CsvParserOptions {
+  /** `data` (default): keep it in the field; `error`: throw LoneCrError. */
+  loneCr?: "data" | "error";
+}
+
+/**
  * Receives one record: `fields` is reused for the next record; `line` is the 1-based line the
  * record starts on; `malformed` is true when text followed a closing quote (`"a"b,`).
  */
@@ -37,10 +59,18 @@ export class CsvRecordParser {
   readonly #doubledQuote: RegExp;
   readonly #onRecord: CsvRecordHandler;
   readonly #fields: string[] = [];
+  readonly #strictCr: boolean;
   #rest = "";
   #line = 1;
+  /** Characters consumed before #rest (the text offset of #rest's first character). */
+  #offset = 0;
 
-  constructor(delimiter: string, quote: string, onRecord: CsvRecordHandler) {
+  constructor(
+    delimiter: string,
+    quote: string,
+    onRecord: CsvRecordHandler,
+    options: CsvParserOptions = {},
+  ) {
     if (delimiter.length !== 1 || quote.length !== 1 || delimiter === quote) {
       throw new Error("CSV delimiter and quote must be two different single characters");
     }
@@ -49,6 +79,7 @@ export class CsvRecordParser {
     this.#quoteChar = quote;
     this.#doubledQuote = new RegExp(`${quote.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}{2}`, "g");
     this.#onRecord = onRecord;
+    this.#strictCr = options.loneCr === "error" && delimiter !== "\r" && quote !== "\r";
   }
 
   /** Sets the line number of the next record (a batch that starts mid-file). */
@@ -60,6 +91,7 @@ export class CsvRecordParser {
   push(chunk: string): void {
     const text = this.#rest.length === 0 ? chunk : this.#rest + chunk;
     const consumed = this.#parse(text, false);
+    this.#offset += consumed;
     this.#rest = consumed === text.length ? "" : text.slice(consumed);
     if (this.#rest.length > MAX_RECORD_CHARS) {
       throw new CsvSyntaxError(
@@ -71,19 +103,21 @@ export class CsvRecordParser {
 
   /** Parses the last record; throws CsvSyntaxError on an unterminated quoted field. */
   end(): void {
-    if (this.#rest.length > 0) this.#parse(this.#rest, true);
+    if (this.#rest.length > 0) this.#offset += this.#parse(this.#rest, true);
     this.#rest = "";
   }
 
   /**
    * Parses records from text; returns how many characters were fully consumed. Records end at
-   * LF or CRLF (a lone CR is data), so line numbers are LF counts on every read path.
+   * LF or CRLF (a lone CR is data, or a LoneCrError when strict), so line numbers are LF counts
+   * on every read path.
    */
   #parse(text: string, final: boolean): number {
     const len = text.length;
     const delim = this.#delim;
     const quote = this.#quote;
     const fields = this.#fields;
+    const strict = this.#strictCr;
     let start = 0;
     while (start < len) {
       let i = start;
@@ -119,6 +153,7 @@ export class CsvRecordParser {
           j = k + 1;
           const c = j < len ? text.charCodeAt(j) : LF;
           const crlf = c === CR && j + 1 < len && text.charCodeAt(j + 1) === LF;
+          if (strict && c === CR && !crlf) this.#loneCr(j, newlines);
           if (j < len && c !== delim && c !== LF && !crlf) {
             // Text after the closing quote: keep it, flag the record.
             malformed = true;
@@ -126,6 +161,10 @@ export class CsvRecordParser {
             while (e < len) {
               const d = text.charCodeAt(e);
               if (d === delim || d === LF) break;
+              if (d === CR && strict && text.charCodeAt(e + 1) !== LF) {
+                if (e + 1 >= len && !final) return start;
+                this.#loneCr(e, newlines);
+              }
               e++;
             }
             if (e >= len && !final) return start;
@@ -139,6 +178,10 @@ export class CsvRecordParser {
           while (j < len) {
             const c = text.charCodeAt(j);
             if (c === delim || c === LF) break;
+            if (c === CR && strict && text.charCodeAt(j + 1) !== LF) {
+              if (j + 1 >= len && !final) return start;
+              this.#loneCr(j, newlines);
+            }
             j++;
           }
           if (j >= len && !final) return start;
@@ -170,5 +213,10 @@ export class CsvRecordParser {
       this.#onRecord(fields, line, malformed);
     }
     return start;
+  }
+
+  /** Throws for the lone CR at `at` of the text being parsed (`newlines` into its record). */
+  #loneCr(at: number, newlines: number): never {
+    throw new LoneCrError(this.#line + newlines, this.#offset + at);
   }
 }

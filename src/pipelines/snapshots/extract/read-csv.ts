@@ -1,8 +1,9 @@
 import type { RowEmitter } from "../emit/row-emitter.ts";
 import { type CompiledSchema, GateFailure, mapHeader } from "../emit/schema.ts";
 import type { ByteSource } from "../input/byte-source.ts";
-import { createChunkDecoder, EncodingError } from "../input/text-decoder.ts";
-import { CsvRecordParser, CsvSyntaxError } from "./csv-records.ts";
+import { createChunkDecoder, EncodingError, encodingFromBom } from "../input/text-decoder.ts";
+import { TextOffsets } from "../input/text-offsets.ts";
+import { CsvRecordParser, CsvSyntaxError, LoneCrError } from "./csv-records.ts";
 
 /** How to read a delimited text file. */
 export interface CsvOptions {
@@ -11,6 +12,8 @@ export interface CsvOptions {
   quote: string;
   schema: CompiledSchema;
   emitter: RowEmitter;
+  /** The file as named in gate details (its storage key). */
+  file?: string;
   /** Checked between chunks; a set signal stops the read with its reason. */
   signal?: AbortSignal;
   /** Called after each chunk (progress, test hooks). */
@@ -39,6 +42,19 @@ export function mapCsvHeader(o: Pick<CsvOptions, "schema" | "delimiter">, fields
   }
 }
 
+/** The gate FAIL of a lone CR at `line`, `byte` bytes from the start of the file. */
+export function loneCrFailure(
+  file: string | undefined,
+  line: number,
+  byte: number | undefined,
+): GateFailure {
+  const at = byte === undefined ? `line ${line}` : `line ${line} (byte offset ${byte})`;
+  return new GateFailure(
+    "LINE_ENDING_LONE_CR",
+    `${file ?? "the file"}: lone CR line ending at ${at}; records must end with LF or CRLF`,
+  );
+}
+
 /**
  * Extractor for CSV (§16): decodes, splits records, maps the header (gate schema check) and
  * feeds data rows to the emitter. Gate problems are thrown as GateFailure.
@@ -46,25 +62,42 @@ export function mapCsvHeader(o: Pick<CsvOptions, "schema" | "delimiter">, fields
 export async function readCsv(source: ByteSource, o: CsvOptions): Promise<CsvReadInfo> {
   const decoder = createChunkDecoder(o.encoding, source.head);
   let headerSeen = false;
-  const parser = new CsvRecordParser(o.delimiter, o.quote, (fields, line, malformed) => {
-    if (!headerSeen) {
-      headerSeen = true;
-      o.emitter.begin(mapCsvHeader(o, fields), undefined, true);
-      return;
-    }
-    o.emitter.row(fields, line, malformed);
-  });
+  const parser = new CsvRecordParser(
+    o.delimiter,
+    o.quote,
+    (fields, line, malformed) => {
+      if (!headerSeen) {
+        headerSeen = true;
+        o.emitter.begin(mapCsvHeader(o, fields), undefined, true);
+        return;
+      }
+      o.emitter.row(fields, line, malformed);
+    },
+    { loneCr: "error" },
+  );
+  // The decoder drops the BOM; byte offsets in gate details count from the file's first byte.
+  const bom = encodingFromBom(source.head);
+  const offsets = new TextOffsets(
+    decoder.encoding,
+    bom === undefined ? 0 : bom === "utf-8" ? 3 : 2,
+  );
+  const push = (text: string) => {
+    offsets.add(text);
+    parser.push(text);
+  };
   let bytes = 0;
   try {
     for await (const chunk of source.chunks) {
       o.signal?.throwIfAborted();
-      parser.push(decoder.write(chunk));
+      push(decoder.write(chunk));
       bytes += chunk.length;
       o.onChunk?.(bytes);
     }
-    parser.push(decoder.end());
+    push(decoder.end());
     parser.end();
   } catch (err) {
+    if (err instanceof LoneCrError)
+      throw loneCrFailure(o.file, err.line, offsets.byteAt(err.offset));
     if (err instanceof EncodingError) {
       throw new GateFailure("ENCODING_INVALID", `${err.message} (${o.encoding})`);
     }

@@ -110,6 +110,7 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
     };
     try {
       const csv = {
+        file: r.key,
         encoding: r.cfg.encoding,
         delimiter: r.cfg.delimiter,
         quote: r.cfg.quote,

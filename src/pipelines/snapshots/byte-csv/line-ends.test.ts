@@ -1,0 +1,267 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { supplierConfigSchema } from "../config/supplier-config.ts";
+import { GateFailure } from "../emit/schema.ts";
+import { encodeText, writeXlsxFile } from "../fake/supplier-files.ts";
+import { parseInput } from "../ingest/parse-input.ts";
+import { FsSnapshotStorage } from "../storage/fs-storage.ts";
+
+const root = mkdtempSync(path.join(tmpdir(), "tm-line-ends-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const KEY = "inbox/acme/f.csv";
+const RUN = "acme_20260101T000000Z_abcdef";
+
+const cfg = (extra: Record<string, unknown> = {}) =>
+  supplierConfigSchema.parse({
+    min_fact_count: 1,
+    max_bad_ratio: 1,
+    allow_empty_snapshot: true,
+    key: "sku",
+    columns: [{ name: "sku", required: true }, { name: "name" }],
+    ...extra,
+  });
+
+type Outcome =
+  | { ok: true; facts: string; bad: string }
+  | { ok: false; reason: string; detail: string };
+
+/** How a file is read: the text path, or the byte path inline (workers 0) or on 2 threads. */
+type Path = "text" | "inline" | "workers";
+
+/** Parses `bytes` as inbox/acme/f.csv, served in chunks cut at `cuts`, by one read path. */
+async function read(
+  bytes: Buffer,
+  via: Path,
+  options: { cuts?: number[]; config?: ReturnType<typeof cfg> } = {},
+): Promise<Outcome> {
+  const dir = mkdtempSync(path.join(root, "r-"));
+  mkdirSync(path.join(dir, "inbox", "acme"), { recursive: true });
+  writeFileSync(path.join(dir, KEY), bytes);
+  const fs = new FsSnapshotStorage(dir, false);
+  const points = [...new Set((options.cuts ?? []).map((c) => c % (bytes.length + 1)))].sort(
+    (a, b) => a - b,
+  );
+  async function* chunks() {
+    let prev = 0;
+    for (const p of [...points, bytes.length]) {
+      if (p > prev) yield bytes.subarray(prev, p);
+      prev = p;
+    }
+  }
+  const storage = new Proxy(fs, {
+    get(target, prop, receiver) {
+      if (prop === "openChunks") return async () => ({ chunks: chunks(), close() {} });
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const workDir = await fs.runWorkDir(RUN);
+  try {
+    await parseInput({
+      storage,
+      key: KEY,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      cfg: options.config ?? cfg(),
+      workDir,
+      runId: RUN,
+      supplier: "acme",
+      workers: via === "workers" ? 2 : 0,
+      parallelMinBytes: 0,
+      textPath: via === "text",
+    });
+  } catch (err) {
+    if (err instanceof GateFailure) return { ok: false, reason: err.reason, detail: err.detail };
+    throw err;
+  } finally {
+    setTimeout(() => rmSync(dir, { recursive: true, force: true }), 0);
+  }
+  return {
+    ok: true,
+    facts: readFileSync(path.join(workDir, "facts.ndjson"), "utf8"),
+    bad: readFileSync(path.join(workDir, "bad.ndjson"), "utf8"),
+  };
+}
+
+const detail = (line: number, byte: number) =>
+  `${KEY}: lone CR line ending at line ${line} (byte offset ${byte}); records must end with LF or CRLF`;
+
+/**
+ * Reference: the first CR outside quoted fields not followed by LF, as CsvRecordParser reads
+ * fields (a quote opens a field only at its start; a doubled quote inside is an escape).
+ */
+function firstLoneCr(text: string): { line: number; byte: number } | undefined {
+  let line = 1;
+  let fieldStart = true;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') i++;
+        else quoted = false;
+      } else if (c === "\n") line++;
+      continue;
+    }
+    if (c === '"' && fieldStart) {
+      quoted = true;
+      fieldStart = false;
+      continue;
+    }
+    fieldStart = c === "," || c === "\n";
+    if (c === "\n") line++;
+    if (c === "\r" && text[i + 1] !== "\n") {
+      return { line, byte: Buffer.byteLength(text.slice(0, i)) };
+    }
+  }
+  return undefined;
+}
+
+describe("CSV line ends: lone CRs fail the gate on every read path", () => {
+  const paths: Path[] = ["text", "inline", "workers"];
+
+  const cases: Array<[string, string, number, string]> = [
+    ["classic-Mac line ends", "sku,name\rA1,x\rA2,y\r", 1, "sku,name"],
+    [
+      "one lone CR in an LF file, after multi-byte text",
+      "sku,name\nA1,Жук\rA2,y\n",
+      2,
+      "sku,name\nA1,Жук",
+    ],
+    ["a CR as the very last byte", "sku,name\nA1,x\r", 2, "sku,name\nA1,x"],
+    ["a lone CR right after a closing quote", 'sku,name\nA1,"x"\rA2,y\n', 2, 'sku,name\nA1,"x"'],
+    ["a lone CR in text after a closing quote", 'sku,name\nA1,"x"y\rz\n', 2, 'sku,name\nA1,"x"y'],
+    [
+      "after a quoted line break (it counts as a line)",
+      'sku,name\nA1,"a\nb"\rA2,y\n',
+      3,
+      'sku,name\nA1,"a\nb"',
+    ],
+    [
+      'after an unquoted 5" (a quote inside a field is data)',
+      'sku,name\nA1,5" screen\rA2,7"\n',
+      2,
+      'sku,name\nA1,5" screen',
+    ],
+    ["a CR before CRLF", "sku,name\r\nA1,x\r\r\nA2,y\r\n", 2, "sku,name\r\nA1,x"],
+  ];
+  for (const [label, text, line, before] of cases) {
+    it(`${label}: LINE_ENDING_LONE_CR with the line and byte, the same on every path`, async () => {
+      for (const via of paths) {
+        expect({ via, ...(await read(Buffer.from(text), via)) }).toEqual({
+          via,
+          ok: false,
+          reason: "LINE_ENDING_LONE_CR",
+          detail: detail(line, Buffer.byteLength(before)),
+        });
+      }
+      expect(firstLoneCr(text)).toEqual({ line, byte: Buffer.byteLength(before) });
+    });
+  }
+
+  it("byte offsets count the file's bytes: UTF-8 BOM, windows-1251, UTF-16LE", async () => {
+    const text = "sku,name\nA1,Жук\rA2,y\n";
+    const bom = encodeText(text, "utf-8", true);
+    for (const via of paths) {
+      expect(await read(bom, via)).toMatchObject({ detail: detail(2, 3 + 18) });
+    }
+    const cp1251 = encodeText(text, "windows-1251");
+    for (const via of paths) {
+      expect(await read(cp1251, via, { config: cfg({ encoding: "windows-1251" }) })).toMatchObject({
+        detail: detail(2, 15),
+      });
+    }
+    // UTF-16 is read by the text path whatever the settings say.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    expect(await read(utf16, "inline", { config: cfg({ encoding: "utf-16le" }) })).toMatchObject({
+      reason: "LINE_ENDING_LONE_CR",
+      detail: detail(2, 2 + 2 * 15),
+    });
+  });
+
+  it("LF, CRLF and line breaks inside quotes (CR, LF, CRLF, CR CR) pass, the same on every path", async () => {
+    const body = (eol: string) =>
+      [
+        "sku,name",
+        'A1,"до\rпосле"',
+        'A2,"до\r\nпосле"',
+        'A3,"до\nпосле"',
+        'A4,"x\r\ry"',
+        'A5,5" screen',
+        "A6,x",
+      ]
+        .join(eol)
+        .concat(eol);
+    const lf = await read(Buffer.from(body("\n")), "text");
+    expect(lf.ok).toBe(true);
+    const facts = lf.ok
+      ? lf.facts
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l))
+      : [];
+    expect(facts.map((f) => [f.payload.name, f.row_number])).toEqual([
+      ["до\rпосле", 2],
+      ["до\r\nпосле", 3],
+      ["до\nпосле", 5],
+      ["x\r\ry", 7],
+      ['5" screen', 8],
+      ["x", 9],
+    ]);
+    for (const eol of ["\n", "\r\n"]) {
+      for (const via of paths) {
+        expect({ via, eol, ...(await read(Buffer.from(body(eol)), via)) }).toEqual({
+          via,
+          eol,
+          ...lf,
+        });
+      }
+    }
+  });
+
+  it("an XLSX cell holding a CR is unaffected", async () => {
+    const file = path.join(root, "cr.xlsx");
+    await writeXlsxFile(file, [
+      { name: "S", rows: [{ sku: "A1", name: "до\rпосле", qty: 1, price: "1.00", category: "c" }] },
+    ]);
+    const out = await read(readFileSync(file), "inline", { config: cfg({ format: "xlsx" }) });
+    // XML turns the CR into LF; the workbook is read, not held to CSV line ends.
+    expect(out.ok && JSON.parse(out.facts).payload).toEqual({ sku: "A1", name: "до\nпосле" });
+  });
+
+  it("any text cut into any chunks: both paths agree with the reference (property)", async () => {
+    const field = fc
+      .array(fc.constantFrom("a", "Ж", ",", '"', '""', "\r", "\n", "\r\n", " "), { maxLength: 5 })
+      .map((a) => a.join(""));
+    const row = fc.array(field, { minLength: 1, maxLength: 3 }).map((f) => f.join(","));
+    const eol = fc.constantFrom("\n", "\n", "\r\n", "\r");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(row, eol), { maxLength: 6 }),
+        eol,
+        fc.array(fc.nat(), { maxLength: 5 }),
+        async (rows, headerEol, cuts) => {
+          const text = `sku,name${headerEol}${rows.map(([r, e]) => r + e).join("")}`;
+          const bytes = Buffer.from(text);
+          const text1 = await read(bytes, "text", { cuts });
+          const inline = await read(bytes, "inline", { cuts });
+          const lone = firstLoneCr(text);
+          if (lone) {
+            expect(text1).toEqual({
+              ok: false,
+              reason: "LINE_ENDING_LONE_CR",
+              detail: detail(lone.line, lone.byte),
+            });
+          } else expect(text1.ok || text1.reason).not.toBe("LINE_ENDING_LONE_CR");
+          if (text1.ok || text1.reason === "LINE_ENDING_LONE_CR") expect(inline).toEqual(text1);
+          else expect(inline).toMatchObject({ ok: false, reason: text1.reason });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
