@@ -47,9 +47,10 @@ export const snapshotsCommands: readonly CommandSpec[] = [
   },
   {
     path: ["snapshots", "gc"],
-    description: "apply retention: never the active state, recent states or accepted runs",
+    description:
+      "apply retention and delete what killed runs left (work dirs, unfinished uploads); never the active state, recent states or accepted runs",
     options: [
-      { flags: "--dry-run", description: "list what would be deleted" },
+      { flags: "--dry-run", description: "list what would be deleted, with sizes" },
       { flags: "--supplier <name>", description: "only this supplier" },
       { flags: "--json", description: "print the plan as JSON" },
     ],

@@ -30,7 +30,8 @@ export const ingestJobType = defineJobType({
 /** The pipeline definition registered in src/pipelines/index.ts. */
 export const snapshotsPipeline = definePipeline({
   name: "snapshots",
-  description: "supplier full-snapshot files (CSV, XLSX) → checked, immutable, atomically published state",
+  description:
+    "supplier full-snapshot files (CSV, XLSX) → checked, immutable, atomically published state",
   jobTypes: [ingestJobType],
   settings: snapshotsSettings,
   migrations: async () => ({

@@ -1,5 +1,6 @@
 import { type CliServices, formatTable } from "../../../engine/index.ts";
 import { runGc } from "../gc/run-gc.ts";
+import { formatBytes } from "../ingest/byte-size.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
@@ -20,11 +21,13 @@ export async function gcCommand(
   if (report.deleted.length === 0)
     services.print(`Nothing to delete${report.dryRun ? " (dry run)" : ""}.`);
   else {
-    services.print(`${verb} ${report.deleted.length} item(s):`);
+    services.print(
+      `${verb} ${report.deleted.length} item(s), ${formatBytes(report.deletedBytes)} (${report.deletedBytes} bytes):`,
+    );
     services.print(
       formatTable(
-        ["SUPPLIER", "KIND", "KEY", "WHY"],
-        report.deleted.map((i) => [i.supplier, i.kind, i.key, i.why]),
+        ["SUPPLIER", "KIND", "SIZE", "KEY", "WHY"],
+        report.deleted.map((i) => [i.supplier, i.kind, i.size ?? "", i.key, i.why]),
       ),
     );
   }

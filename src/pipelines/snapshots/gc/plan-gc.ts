@@ -13,10 +13,18 @@ import type { SnapshotStorage, StatePublication } from "../storage/snapshot-stor
 /** One thing gc deletes (or, with a reason, keeps). */
 export interface GcItem {
   supplier: string;
-  kind: "quarantine" | "archive" | "run" | "diag" | "state" | "accepted";
-  /** File key, or folder key for run/diag/state. */
+  /**
+   * `workdir`: a killed run's local scratch folder (`storage: s3`); `partial`: an upload a
+   * killed run never finished.
+   */
+  kind: "quarantine" | "archive" | "run" | "diag" | "state" | "accepted" | "workdir" | "partial";
+  /** File key, folder key for run/diag/state, local path for workdir. */
   key: string;
   why: string;
+  /** Size of what is deleted, in bytes (deletions only). */
+  bytes?: number;
+  /** The same, for people (`80.1 MiB`). */
+  size?: string;
 }
 
 /** Deletions and the notable things kept (states and records gc must not touch). */
@@ -48,7 +56,7 @@ export async function planSupplierGc(
   const aged = async (dir: string, kind: GcItem["kind"], days: number) => {
     for await (const e of storage.walkFiles(dir)) {
       if (t - e.mtimeMs >= days * DAY)
-        plan.delete.push(item(kind, e.key, `older than ${days} days`));
+        plan.delete.push({ ...item(kind, e.key, `older than ${days} days`), bytes: e.size });
     }
   };
   await aged(destinationDir(supplier, "duplicates"), "quarantine", r.quarantine_days);

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { readdir, rm, stat } from "node:fs/promises";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { type Runtime, startHeartbeat } from "../../../engine/index.ts";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
 import { supplierConfigSchema } from "../config/supplier-config.ts";
+import { formatBytes } from "../ingest/byte-size.ts";
+import { findLeftovers, type Leftover } from "../ingest/dead-run-leftovers.ts";
+import { parseSnapshotRunId } from "../ingest/run-id.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { knownSuppliers } from "../monitoring/status.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
@@ -16,6 +18,8 @@ import { type GcItem, planSupplierGc } from "./plan-gc.ts";
 export interface GcReport {
   dryRun: boolean;
   deleted: GcItem[];
+  /** Bytes of everything in deleted. */
+  deletedBytes: number;
   kept: GcItem[];
   /** Suppliers not collected, and why (locked by a run, invalid config). */
   skipped: Array<{ supplier: string; why: string }>;
@@ -33,24 +37,69 @@ const DEFAULTS = supplierConfigSchema.parse({
 async function remove(storage: SnapshotStorage, item: GcItem): Promise<void> {
   if (item.kind === "run" || item.kind === "diag" || item.kind === "state") {
     await storage.removeDir(item.key);
+  } else if (item.kind === "workdir") {
+    await rm(item.key, { recursive: true, force: true });
+  } else if (item.kind === "partial") {
+    await storage.removePartialWrite(item.key);
   } else {
     await storage.remove(item.key);
   }
 }
 
-/** s3 storage: local scratch folders of runs that died more than a day ago. */
-async function staleScratch(workDir: string, now: Date): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of await readdir(workDir).catch(() => [] as string[])) {
-    const s = await stat(path.join(workDir, name)).catch(() => undefined);
-    if (s && now.getTime() - s.mtimeMs > 86_400_000) out.push(path.join(workDir, name));
+/** The item with its size in bytes and for people (folders summed). */
+async function sized(storage: SnapshotStorage, item: GcItem): Promise<GcItem> {
+  let bytes = item.bytes;
+  if (
+    bytes === undefined &&
+    (item.kind === "run" || item.kind === "diag" || item.kind === "state")
+  ) {
+    bytes = 0;
+    for await (const e of storage.walkFiles(item.key)) bytes += e.size;
+  }
+  bytes ??= (await storage.stat(item.key))?.size ?? 0;
+  return { ...item, bytes, size: formatBytes(bytes) };
+}
+
+/** A killed run's leftover as a gc item. */
+function leftoverItem(supplier: string, l: Leftover): GcItem {
+  const why =
+    l.kind === "workdir"
+      ? `work dir of dead run ${l.run_id}`
+      : `unfinished upload of a killed run${l.run_id ? ` (${l.run_id})` : ""}`;
+  return { supplier, kind: l.kind, key: l.key, why, bytes: l.bytes };
+}
+
+/**
+ * s3 storage: scratch folders of no supplier gc looked at (another installation's, an unknown
+ * supplier's, not a run's) once a day old, unless their supplier's lease is held (a live run).
+ */
+async function staleScratch(
+  runtime: Runtime,
+  storage: SnapshotStorage,
+  seen: ReadonlySet<string>,
+  now: Date,
+): Promise<GcItem[]> {
+  const out: GcItem[] = [];
+  for (const dir of await storage.listWorkDirs()) {
+    if (now.getTime() - dir.mtimeMs <= 86_400_000) continue;
+    const supplier = parseSnapshotRunId(dir.name)?.supplier;
+    if (supplier && seen.has(supplier)) continue;
+    if (supplier && (await runtime.leases.isHeld(`snapshots:${supplier}`))) continue;
+    out.push({
+      supplier: "*",
+      kind: "workdir",
+      key: dir.path,
+      why: "stale local scratch folder",
+      bytes: dir.bytes,
+    });
   }
   return out;
 }
 
 /**
  * `tidemark snapshots gc`: per supplier, under its lock (a supplier being ingested is skipped),
- * applies the retention plan. There is no way to delete the active state.
+ * applies the retention plan and deletes what its killed runs left (work dirs, unfinished
+ * uploads); every deletion is sized. There is no way to delete the active state.
  */
 export async function runGc(
   runtime: Runtime,
@@ -59,10 +108,19 @@ export async function runGc(
   const settings = resolveSettings(runtime.config);
   const storage = openStorage(settings, runtime.blobs);
   const now = runtime.clock.now();
-  const report: GcReport = { dryRun: options.dryRun, deleted: [], kept: [], skipped: [] };
+  const report: GcReport = {
+    dryRun: options.dryRun,
+    deleted: [],
+    deletedBytes: 0,
+    kept: [],
+    skipped: [],
+  };
+  const history = new HistoryRepo(runtime.db);
+  // Suppliers whose scratch folders were decided under their lease (or spared: it was held).
+  const seen = new Set<string>();
   const suppliers = options.supplier
     ? [checkSupplierName(options.supplier)]
-    : await knownSuppliers(storage, settings.configDir, new HistoryRepo(runtime.db));
+    : await knownSuppliers(storage, settings.configDir, history);
   for (const supplier of suppliers) {
     const loaded = loadSupplierConfig(settings.configDir, supplier);
     if (!loaded.ok && loaded.reason === "CONFIG_INVALID") {
@@ -73,6 +131,7 @@ export async function runGc(
     const key = `snapshots:${supplier}`;
     const holder = `gc_${randomBytes(4).toString("hex")}`;
     const ttl = runtime.config.runs?.leaseTtlMs ?? 60_000;
+    seen.add(supplier);
     if (!(await runtime.leases.tryAcquire(key, holder, ttl))) {
       report.skipped.push({ supplier, why: "locked: a run of this supplier is in progress" });
       continue;
@@ -91,11 +150,15 @@ export async function runGc(
     try {
       const plan = await planSupplierGc(storage, supplier, cfg, now);
       report.kept.push(...plan.keep);
-      for (const item of plan.delete) {
+      // We hold the supplier's lease: no run of it is alive, whatever it left is dead.
+      const leftovers = await findLeftovers(storage, history, supplier);
+      for (const item of [...plan.delete, ...leftovers.map((l) => leftoverItem(supplier, l))]) {
         // Without the lock a run may be publishing: stop rather than race it.
         if (lost) throw new Error(`gc lost the lock of ${supplier}; stopped`);
+        const withSize = await sized(storage, item);
         if (!options.dryRun) await remove(storage, item);
-        report.deleted.push(item);
+        report.deleted.push(withSize);
+        report.deletedBytes += withSize.bytes ?? 0;
       }
     } finally {
       heartbeat.stop();
@@ -103,14 +166,11 @@ export async function runGc(
     }
   }
   if (settings.storage === "s3" && !options.supplier) {
-    for (const dir of await staleScratch(settings.workDir, now)) {
-      if (!options.dryRun) await rm(dir, { recursive: true, force: true });
-      report.deleted.push({
-        supplier: "*",
-        kind: "run",
-        key: dir,
-        why: "stale local scratch folder",
-      });
+    for (const item of await staleScratch(runtime, storage, seen, now)) {
+      const withSize = await sized(storage, item);
+      if (!options.dryRun) await remove(storage, item);
+      report.deleted.push(withSize);
+      report.deletedBytes += withSize.bytes ?? 0;
     }
   }
   return report;

@@ -26,7 +26,7 @@ const pass: IngestResult = {
   manifest_path: "runs/acme_20260116T070000Z_a1b2c3/manifest.json",
   input_moved_to: "archive/acme/accepted/stock.csv",
   inbox: { duplicates: [], obsolete: [], unstable: [], in_flight: [] },
-  recovery: { interrupted: [], repaired: [], removedOrphans: [] },
+  recovery: { interrupted: [], repaired: [], removedOrphans: [], removedLeftovers: [] },
 };
 
 describe("describeResult", () => {
@@ -38,6 +38,28 @@ describe("describeResult", () => {
     expect(text).not.toContain("(now 0)");
     const none = describeResult({ ...pass, diff: { ...pass.diff!, removed: 0 } }).join("\n");
     expect(none).toContain("-0 removed, ~3 changed");
+  });
+
+  it("names what recovery removed after killed runs, with its size", () => {
+    const recovery = {
+      ...pass.recovery,
+      interrupted: ["acme_20260116T060000Z_000001"],
+      removedLeftovers: [
+        {
+          kind: "workdir" as const,
+          key: "/scratch/acme_20260116T060000Z_000001",
+          run_id: "acme_20260116T060000Z_000001",
+          bytes: 3 * 1024 * 1024,
+        },
+        { kind: "partial" as const, key: "x/.f.0123456789abcdef.tmp", run_id: null, bytes: 512 },
+      ],
+    };
+    expect(describeResult({ ...pass, recovery }).join("\n")).toContain(
+      "removed what killed runs left: 1 work dir(s), 1 unfinished upload(s), 3.0 MiB",
+    );
+    // A summary recorded before the field existed still renders.
+    const { removedLeftovers: _, ...old } = pass.recovery;
+    expect(() => describeResult({ ...pass, recovery: old as typeof pass.recovery })).not.toThrow();
   });
 
   it("is what snapshots.ingest shows for `tidemark run` (summaryLines)", () => {

@@ -1,3 +1,4 @@
+import { formatBytes } from "./byte-size.ts";
 import type { IngestResult } from "./types.ts";
 
 /** Human-readable lines for one ingestion. */
@@ -35,12 +36,21 @@ export function describeResult(r: IngestResult): string[] {
     inbox.push(`${r.inbox.in_flight.length} upload(s) in progress (*.tmp)`);
   if (inbox.length) lines.push(`  inbox: ${inbox.join(", ")}`);
   const rec = r.recovery;
-  if (rec.interrupted.length || rec.repaired.length || rec.removedOrphans.length) {
+  // Summaries recorded before removedLeftovers existed lack it (`runs show` renders them too).
+  const left = rec.removedLeftovers ?? [];
+  if (rec.interrupted.length || rec.repaired.length || rec.removedOrphans.length || left.length) {
+    const count = (kind: string) => left.filter((l) => l.kind === kind).length;
+    const bytes = left.reduce((sum, l) => sum + l.bytes, 0);
     const parts = [
       ...(rec.interrupted.length ? [`interrupted run(s) ${rec.interrupted.join(", ")}`] : []),
       ...(rec.repaired.length ? [`redone: ${rec.repaired.join(", ")}`] : []),
       ...(rec.removedOrphans.length
         ? [`removed unpublished state(s) ${rec.removedOrphans.join(", ")}`]
+        : []),
+      ...(left.length
+        ? [
+            `removed what killed runs left: ${count("workdir")} work dir(s), ${count("partial")} unfinished upload(s), ${formatBytes(bytes)}`,
+          ]
         : []),
     ];
     lines.push(`  recovery: ${parts.join("; ")}`);

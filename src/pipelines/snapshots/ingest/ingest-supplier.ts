@@ -11,7 +11,7 @@ import { HistoryRepo } from "../repos/history-repo.ts";
 import { crashPoint } from "./crash-hook.ts";
 import { failRun } from "./finish-run.ts";
 import { processFile } from "./process-file.ts";
-import { recover } from "./recover.ts";
+import { emptyRecoveryReport, recover } from "./recover.ts";
 import { manifestKey } from "./run-documents.ts";
 import { type Selection, selectInput } from "./select-input.ts";
 import type { IngestDeps, IngestResult, RunScope } from "./types.ts";
@@ -86,7 +86,7 @@ export async function ingestSupplier(
     runId,
     startedAt,
     history,
-    recovery: { interrupted: [], repaired: [], removedOrphans: [] },
+    recovery: emptyRecoveryReport(),
     inbox: inboxSummary(undefined),
   };
   try {
@@ -115,7 +115,8 @@ async function ingest(scope: RunScope): Promise<IngestResult> {
     runId: scope.runId,
     now: deps.clock.now(),
   });
-  if (scope.recovery.repaired.length + scope.recovery.removedOrphans.length > 0) {
+  const { repaired, removedOrphans, removedLeftovers } = scope.recovery;
+  if (repaired.length + removedOrphans.length + removedLeftovers.length > 0) {
     deps.logger.warn({ supplier, recovery: scope.recovery }, "recovered from an interrupted run");
   }
   const loaded = loadSupplierConfig(deps.settings.configDir, supplier);

@@ -14,6 +14,7 @@ import type {
   StatePublication,
 } from "../storage/snapshot-storage.ts";
 import { publishedRunOf } from "./accepted.ts";
+import { findLeftovers, type Leftover, removeLeftover } from "./dead-run-leftovers.ts";
 import { writeAccepted } from "./publish-state.ts";
 import { documentText, type Manifest, manifestKey, type Stats } from "./run-documents.ts";
 import { parseSnapshotRunId } from "./run-id.ts";
@@ -27,12 +28,20 @@ export interface RecoveryReport {
   repaired: string[];
   /** States that were never published (crash before the switch), removed. */
   removedOrphans: string[];
+  /** Work dirs and unfinished uploads of killed runs (`storage: s3`), removed, with sizes. */
+  removedLeftovers: Leftover[];
+}
+
+/** A report of nothing found (before recovery ran, or a dry run). */
+export function emptyRecoveryReport(): RecoveryReport {
+  return { interrupted: [], repaired: [], removedOrphans: [], removedLeftovers: [] };
 }
 
 /**
  * Runs at the start of every ingestion, under the supplier's lock (§5, §15). Current is the
  * commit point: whatever follows a switch (accepted record, manifest, archiving the input) is
  * redone if missing; states never switched to are removed; the previous state stays published.
+ * Last, what killed runs left outside the tree (work dirs, unfinished uploads) is deleted.
  */
 export async function recover(r: {
   storage: SnapshotStorage;
@@ -46,6 +55,7 @@ export async function recover(r: {
     interrupted: await r.history.markInterrupted(supplier, r.runId, r.now.toISOString()),
     repaired: [],
     removedOrphans: [],
+    removedLeftovers: [],
   };
   const current = await storage.readCurrent(supplier);
   if (current) await repairPublished(r, current, report);
@@ -62,6 +72,10 @@ export async function recover(r: {
     }
     await storage.removeDir(`state_store/${supplier}/${dir}`);
     report.removedOrphans.push(dir);
+  }
+  for (const leftover of await findLeftovers(storage, r.history, supplier, r.runId)) {
+    await removeLeftover(storage, leftover);
+    report.removedLeftovers.push(leftover);
   }
   return report;
 }

@@ -25,6 +25,7 @@ import {
   type StatePublication,
   type StorageEntry,
   StorageNotFoundError,
+  type WorkDirEntry,
 } from "./snapshot-storage.ts";
 
 const isAbsent = (err: unknown) =>
@@ -193,6 +194,16 @@ export class FsSnapshotStorage implements SnapshotStorage {
   }
 
   async discardWorkDir(): Promise<void> {}
+
+  async listWorkDirs(): Promise<WorkDirEntry[]> {
+    return [];
+  }
+
+  // Not swept here: a killed writeText leaves at most a small `<name>.<hex>.tmp`, and a killed
+  // run's folder is runs/<run_id> itself, which retention (runs_days) removes.
+  async *walkPartialWrites(): AsyncIterable<StorageEntry> {}
+
+  async removePartialWrite(): Promise<void> {}
 
   async createState(supplier: string, runId: string, localDir: string): Promise<void> {
     const target = this.pathOf(stateDir(supplier, runId));

@@ -1,25 +1,33 @@
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { BlobNotFoundError, type BlobStore } from "../../../engine/index.ts";
+import { BlobNotFoundError, type BlobStore, isBlobTempName } from "../../../engine/index.ts";
+import { crashMidStream, crashPoint } from "../faults/crash-hook.ts";
 import { currentPointer, STATE_FILES, stateDir } from "../layout/tree.ts";
+import { localRootOf, walkBlobTempFiles } from "./blob-temp-files.ts";
+import { localTreeBytes, pruneEmptyParents, readLocalDir } from "./local-tree.ts";
 import {
   type SnapshotStorage,
   type StatePointer,
   type StorageEntry,
   StorageNotFoundError,
+  type WorkDirEntry,
 } from "./snapshot-storage.ts";
 
 /**
  * The tree as objects under a key prefix of the runtime blob store (normally S3). A run works in
  * a local scratch folder and uploads its artifacts; a state is uploaded once (refused if any
  * object exists under it) and published by one PUT of state/current/<supplier>.json, which S3
- * applies atomically: readers see the old pointer or the new one, never a mix.
+ * applies atomically: readers see the old pointer or the new one, never a mix. A move is a copy
+ * and a delete, so it is made safe to redo after a kill (see move).
  */
 export class ObjectSnapshotStorage implements SnapshotStorage {
   readonly kind = "s3" as const;
   readonly location: string;
+  /** The folder behind an fs blob store, where killed puts leave temp files (S3: none). */
+  readonly #localRoot: string | undefined;
 
   constructor(
     private readonly blobs: BlobStore,
@@ -29,6 +37,7 @@ export class ObjectSnapshotStorage implements SnapshotStorage {
     private readonly scratch: string,
   ) {
     this.location = `${blobs.driver}:${prefix}/`;
+    this.#localRoot = localRootOf(blobs);
   }
 
   #k(key: string): string {
@@ -101,14 +110,40 @@ export class ObjectSnapshotStorage implements SnapshotStorage {
     await this.blobs.put(this.#k(key), text, { contentType: "application/json" });
   }
 
+  /**
+   * Copy, then delete the source. A kill between the two leaves both; the redone move finds its
+   * earlier copy (same name or `.<n>`, same size and SHA-256), deletes the source and returns
+   * that copy instead of archiving the file twice.
+   */
   async move(from: string, toDir: string): Promise<string> {
+    const source = await this.stat(from);
+    if (!source) throw new StorageNotFoundError(from);
     const name = path.posix.basename(from);
+    let sourceSha: string | undefined;
     let target = `${toDir}/${name}`;
-    for (let n = 1; await this.blobs.exists(this.#k(target)); n++) target = `${toDir}/${name}.${n}`;
+    for (let n = 1; ; n++) {
+      const there = await this.stat(target);
+      if (!there) break;
+      if (there.size === source.size) {
+        sourceSha ??= await this.#sha256(from);
+        if ((await this.#sha256(target)) === sourceSha) {
+          await this.blobs.delete(this.#k(from));
+          return target;
+        }
+      }
+      target = `${toDir}/${name}.${n}`;
+    }
     const body = await this.openRead(from);
-    await this.blobs.put(this.#k(target), body);
+    await this.blobs.put(this.#k(target), crashMidStream("mid-move", body));
+    crashPoint("after-move-copy");
     await this.blobs.delete(this.#k(from));
     return target;
+  }
+
+  async #sha256(key: string): Promise<string> {
+    const hash = createHash("sha256");
+    for await (const chunk of await this.openRead(key)) hash.update(chunk as Buffer);
+    return hash.digest("hex");
   }
 
   async remove(key: string): Promise<void> {
@@ -141,6 +176,38 @@ export class ObjectSnapshotStorage implements SnapshotStorage {
     await rm(path.join(this.scratch, runId), { recursive: true, force: true });
   }
 
+  async listWorkDirs(): Promise<WorkDirEntry[]> {
+    const out: WorkDirEntry[] = [];
+    for (const d of await readLocalDir(this.scratch)) {
+      if (!d.isDirectory()) continue;
+      const dir = path.join(this.scratch, d.name);
+      const s = await lstat(dir).catch(() => undefined);
+      if (s)
+        out.push({ name: d.name, path: dir, bytes: await localTreeBytes(dir), mtimeMs: s.mtimeMs });
+    }
+    return out;
+  }
+
+  walkPartialWrites(
+    dir: string,
+    descend: (key: string) => boolean = () => true,
+  ): AsyncIterable<StorageEntry> {
+    if (!this.#localRoot) return (async function* () {})();
+    const local = path.join(this.#localRoot, ...this.#k(dir).split("/"));
+    return walkBlobTempFiles(local, dir, descend);
+  }
+
+  async removePartialWrite(key: string): Promise<void> {
+    // Only ever a temp file: never an object, whatever key a caller passes.
+    if (!this.#localRoot || !isBlobTempName(path.posix.basename(key))) return;
+    if (key.split("/").some((seg) => seg === ".." || seg === "")) return;
+    const top = path.join(this.#localRoot, ...this.prefix.split("/"));
+    const file = path.join(top, ...key.split("/"));
+    await rm(file, { force: true });
+    // No empty folders left behind, as the blob store's own deletes leave none.
+    await pruneEmptyParents(file, top);
+  }
+
   async createState(supplier: string, runId: string, localDir: string): Promise<void> {
     const base = stateDir(supplier, runId);
     for await (const _ of this.#list(base)) {
@@ -156,7 +223,11 @@ export class ObjectSnapshotStorage implements SnapshotStorage {
         (a, b) => Number(a === STATE_FILES.publication) - Number(b === STATE_FILES.publication),
       );
     for (const rel of files) {
-      await this.blobs.put(this.#k(`${base}/${rel}`), createReadStream(path.join(localDir, rel)));
+      const body = createReadStream(path.join(localDir, rel));
+      await this.blobs.put(
+        this.#k(`${base}/${rel}`),
+        rel === STATE_FILES.facts ? crashMidStream("mid-upload", body) : body,
+      );
     }
   }
 

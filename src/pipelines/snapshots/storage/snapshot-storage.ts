@@ -11,6 +11,17 @@ export interface StorageEntry {
   mtimeMs: number;
 }
 
+/** A run's local scratch folder (s3 storage). */
+export interface WorkDirEntry {
+  /** The folder's name: the id of the run that made it. */
+  name: string;
+  /** Absolute path. */
+  path: string;
+  /** Bytes of the files in it. */
+  bytes: number;
+  mtimeMs: number;
+}
+
 /** publication.json: written into the state folder before it is published; never changed. */
 export interface StatePublication {
   run_id: string;
@@ -84,6 +95,16 @@ export interface SnapshotStorage {
   flushAhead?(file: string): Promise<void>;
   /** Drops the local work folder of an s3 run (fs: nothing, the folder is the run's). */
   discardWorkDir(runId: string): Promise<void>;
+  /** s3: every folder in the local scratch folder, sized (fs: none, a run works in runs/). */
+  listWorkDirs(): Promise<WorkDirEntry[]>;
+  /**
+   * Files below dir that a killed write left unfinished: the fs blob driver's temp files, which
+   * listings hide. None on S3 (a PUT is atomic) nor with fs storage. `descend(key)` says whether
+   * a sub-folder is searched (default: all).
+   */
+  walkPartialWrites(dir: string, descend?: (key: string) => boolean): AsyncIterable<StorageEntry>;
+  /** Deletes a file walkPartialWrites found. */
+  removePartialWrite(key: string): Promise<void>;
   /**
    * Writes state_store/<supplier>/<run_id>/ from a local folder, once: refuses if it exists,
    * makes it read-only (fs) and durable before returning.

@@ -1,4 +1,5 @@
 import {
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -11,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { S3BlobStore } from "../../../testing/blob-stores.ts";
+import { FsBlobStore, S3BlobStore } from "../../../testing/blob-stores.ts";
 import { FsSnapshotStorage } from "./fs-storage.ts";
 import { ObjectSnapshotStorage } from "./object-storage.ts";
 import type { SnapshotStorage, StatePointer, StatePublication } from "./snapshot-storage.ts";
@@ -203,5 +204,90 @@ describe("fs snapshot storage specifics", () => {
   it("keys cannot escape the root", () => {
     const s = new FsSnapshotStorage(tmp("tm-root-"));
     expect(() => s.pathOf("../outside")).toThrow(/outside the snapshots root/);
+  });
+});
+
+describe("object snapshot storage specifics", () => {
+  const objectBackends: Array<[string, () => { s: ObjectSnapshotStorage; disk?: string }]> = [
+    [
+      "s3rver",
+      () => {
+        const blobs = new S3BlobStore({
+          bucket: BUCKET,
+          prefix: `o${stores.length}/`,
+          region: "us-east-1",
+          endpoint,
+          forcePathStyle: true,
+          accessKeyId: "S3RVER",
+          secretAccessKey: "S3RVER",
+        });
+        stores.push(blobs);
+        return { s: new ObjectSnapshotStorage(blobs, "etl_data/raw_v1", tmp("tm-scratch-")) };
+      },
+    ],
+    [
+      "fs blob driver",
+      () => {
+        const disk = tmp("tm-blobs-");
+        const s = new ObjectSnapshotStorage(new FsBlobStore(disk), "etl_data/raw_v1", tmp("tm-s-"));
+        return { s, disk };
+      },
+    ],
+  ];
+
+  for (const [name, open] of objectBackends) {
+    it(`${name}: a move redone after a kill between its copy and its delete archives once`, async () => {
+      const { s } = open();
+      // What the killed move left: the copy in place, the source still in the inbox.
+      await s.writeText("archive/acme/accepted/f.csv", "same bytes");
+      await s.writeText("inbox/acme/f.csv", "same bytes");
+      expect(await s.move("inbox/acme/f.csv", "archive/acme/accepted")).toBe(
+        "archive/acme/accepted/f.csv",
+      );
+      expect(await s.listFiles("inbox/acme")).toEqual([]);
+      expect((await s.listFiles("archive/acme/accepted")).map((e) => e.name)).toEqual(["f.csv"]);
+      // Other bytes of the same size are another file: kept, under a new name.
+      await s.writeText("inbox/acme/f.csv", "SAME BYTES");
+      expect(await s.move("inbox/acme/f.csv", "archive/acme/accepted")).toBe(
+        "archive/acme/accepted/f.csv.1",
+      );
+      await expect(s.move("inbox/acme/gone.csv", "archive/acme/accepted")).rejects.toThrow(
+        /not found: inbox\/acme\/gone.csv/,
+      );
+    });
+  }
+
+  it("fs blob driver: finds the temp files of killed puts, and deletes nothing else", async () => {
+    const { s, disk } = objectBackends[1]![1]();
+    await s.writeText("runs/r1/stats.json", "{}");
+    const dir = path.join(disk!, "etl_data", "raw_v1", "runs", "r1");
+    writeFileSync(path.join(dir, ".facts.ndjson.0123456789abcdef.tmp"), "half");
+    mkdirSync(path.join(dir, "diag"));
+    writeFileSync(path.join(dir, "diag", ".x.fedcba9876543210.tmp"), "x");
+    const found: Array<[string, number]> = [];
+    for await (const e of s.walkPartialWrites("runs")) found.push([e.key, e.size]);
+    expect(found.sort()).toEqual([
+      ["runs/r1/.facts.ndjson.0123456789abcdef.tmp", 4],
+      ["runs/r1/diag/.x.fedcba9876543210.tmp", 1],
+    ]);
+    const shallow: string[] = [];
+    for await (const e of s.walkPartialWrites("runs", (k) => k !== "runs/r1/diag")) {
+      shallow.push(e.key);
+    }
+    expect(shallow).toEqual(["runs/r1/.facts.ndjson.0123456789abcdef.tmp"]);
+    // Only ever a temp file, whatever key it is handed.
+    await s.removePartialWrite("runs/r1/stats.json");
+    expect(await s.readText("runs/r1/stats.json")).toBe("{}");
+    await s.removePartialWrite("runs/r1/diag/.x.fedcba9876543210.tmp");
+    expect(existsSync(path.join(dir, "diag"))).toBe(false);
+    expect(existsSync(dir)).toBe(true);
+  });
+
+  it("s3rver: a PUT is atomic, so there is nothing partial to find", async () => {
+    const { s } = objectBackends[0]![1]();
+    await s.writeText("runs/r1/stats.json", "{}");
+    const found: string[] = [];
+    for await (const e of s.walkPartialWrites("runs")) found.push(e.key);
+    expect(found).toEqual([]);
   });
 });
