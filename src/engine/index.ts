@@ -9,6 +9,8 @@
 // Blobs and durable files
 export { BlobNotFoundError, type BlobStore } from "../infra/blobs/blob-store.ts";
 export { fsyncDir, isStrictlyInside, mkdirDurable } from "../infra/blobs/fs-dirs.ts";
+/** True for the temp names the fs blob driver writes before renaming onto an object. */
+export { isTempName as isBlobTempName } from "../infra/blobs/fs-temp-name.ts";
 export { codeCommit } from "../infra/build/code-commit.ts";
 export { formatZodIssues } from "../infra/config/format-zod-issues.ts";
 // What a run and a command receive
@@ -20,6 +22,8 @@ export { type Clock, isoTimestamp, truncateToSeconds, utcDayStart } from "./cont
 // Cursors and shared rate limits
 export * from "./cursors/index.ts";
 export * from "./define.ts";
+// Entity ETL
+export * from "./entity-etl/index.ts";
 export { startFakeServer } from "./fakes/fake-server.ts";
 // Content hashing
 export * from "./hashing/index.ts";

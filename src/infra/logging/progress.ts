@@ -2,8 +2,8 @@ import cliProgress from "cli-progress";
 
 /** Reports progress of a long loop: a bar on a TTY, nothing otherwise. */
 export interface ProgressReporter {
-  /** Adds `n` (default 1) done items. */
-  tick(n?: number): void;
+  /** Adds `n` (default 1) done items; `figures` (e.g. `{ changed: 3, failed: 1 }`) show beside the bar. */
+  tick(n?: number, figures?: Readonly<Record<string, number>>): void;
   /** Sets or changes the expected total. */
   setTotal(total: number): void;
   stop(): void;
@@ -27,15 +27,19 @@ export function createProgress(
   if (!stream.isTTY) return silent;
   const bar = new cliProgress.SingleBar(
     {
-      format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s`,
+      format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s{figures}`,
       stream,
       hideCursor: true,
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(total ?? 0, 0);
+  bar.start(total ?? 0, 0, { figures: "" });
+  const text = (figures: Readonly<Record<string, number>>) =>
+    Object.entries(figures)
+      .map(([k, v]) => `  ${k} ${v}`)
+      .join("");
   return {
-    tick: (n = 1) => bar.increment(n),
+    tick: (n = 1, figures) => bar.increment(n, figures ? { figures: text(figures) } : undefined),
     setTotal: (t) => bar.setTotal(t),
     stop: () => bar.stop(),
   };

@@ -1,0 +1,92 @@
+import type { BlobInfo, BlobStore } from "../../infra/blobs/blob-store.ts";
+import { canonicalJson } from "../hashing/canonical-json.ts";
+import { sha256Hex } from "../hashing/content-hash.ts";
+import { checkRawEnv } from "./raw-env-marker.ts";
+import { hashOfRawKey, type RawKeyParts, rawKey, rawTargetPrefix } from "./raw-key.ts";
+
+/** Where a normalized document lives and what the store said about it (seed's RawPutResult). */
+export interface RawPutResult {
+  key: string;
+  contentHash: string;
+  etag: string;
+  /** When the object was saved (ISO-8601 UTC); for an object that existed, when it was first saved. */
+  savedAt: string;
+  /** False when the object already existed (same key, so same content): nothing was written. */
+  created: boolean;
+}
+
+/** One stored version of a target, as `versions` lists them. */
+export interface RawVersion extends BlobInfo {
+  contentHash: string;
+}
+
+/**
+ * Immutable raw documents on the engine's blob store, under key scheme A. Objects are written
+ * once and never overwritten or deleted: a key names its content's SHA-256, so an existing key
+ * already holds the same bytes. The `raw/` tree belongs to one env (a marker object), so a dev
+ * run refuses to write where prod writes.
+ */
+export class RawStore {
+  #claimed: Promise<void> | undefined;
+
+  constructor(
+    readonly blobs: BlobStore,
+    /** The env this store writes for (`ctx.env`). */
+    readonly env: string,
+  ) {}
+
+  /** Claims the raw location for this env, or throws RawEnvMismatchError; done once per store. */
+  claimEnv(): Promise<void> {
+    this.#claimed ??= checkRawEnv(this.blobs, this.env, true).catch((err: unknown) => {
+      this.#claimed = undefined;
+      throw err;
+    });
+    return this.#claimed;
+  }
+
+  /** Throws RawEnvMismatchError if another env owns the location; writes nothing. */
+  checkEnv(): Promise<void> {
+    return checkRawEnv(this.blobs, this.env, false);
+  }
+
+  /**
+   * Saves a normalized document as canonical JSON under its key, unless that key exists.
+   * `expectedHash` (the hash the caller compared) must match the bytes written.
+   */
+  async putDocument(
+    target: Omit<RawKeyParts, "contentHash">,
+    document: unknown,
+    expectedHash?: string,
+  ): Promise<RawPutResult> {
+    await this.claimEnv();
+    const text = canonicalJson(document);
+    const contentHash = sha256Hex(text);
+    if (expectedHash !== undefined && expectedHash !== contentHash) {
+      throw new Error(
+        `raw store: document of ${target.sourceId} hashes to ${contentHash}, not ${expectedHash}`,
+      );
+    }
+    const key = rawKey({ ...target, contentHash });
+    const existing = await this.blobs.head(key);
+    if (existing) {
+      return { key, contentHash, etag: existing.etag, savedAt: existing.savedAt, created: false };
+    }
+    const info = await this.blobs.put(key, text, { contentType: "application/json" });
+    return { key, contentHash, etag: info.etag, savedAt: info.savedAt, created: true };
+  }
+
+  /** The stored canonical JSON text of a raw key; BlobNotFoundError when absent. */
+  async getText(key: string): Promise<string> {
+    return (await this.blobs.get(key)).toString("utf8");
+  }
+
+  /** Every stored version of one target, oldest first. */
+  async versions(target: Omit<RawKeyParts, "contentHash">): Promise<RawVersion[]> {
+    const out: RawVersion[] = [];
+    for await (const info of this.blobs.list(rawTargetPrefix(target))) {
+      const contentHash = hashOfRawKey(info.key);
+      if (contentHash !== undefined) out.push({ ...info, contentHash });
+    }
+    return out.sort((a, b) => a.savedAt.localeCompare(b.savedAt) || a.key.localeCompare(b.key));
+  }
+}

@@ -1,0 +1,144 @@
+import type { Transaction } from "kysely";
+import { sha256Hex } from "../hashing/content-hash.ts";
+import { type ApplyItem, applyEach } from "./apply-each.ts";
+import {
+  DEFAULT_MAX_FAILURE_RATE,
+  type EtlFailure,
+  type EtlFailureKind,
+  EtlTally,
+  type EtlTotals,
+  etlTotals,
+  etlVerdict,
+} from "./etl-tally.ts";
+import type { Applier, EtlContext, EtlTuning } from "./etl-types.ts";
+import type { Ledger } from "./ledger.ts";
+import type { LedgerRow } from "./ledger-table.ts";
+import { mapBounded } from "./map-bounded.ts";
+import { RawStore } from "./raw-store.ts";
+
+/** What `reapplyEntity` needs. */
+export interface ReapplyOptions<N, DB> extends EtlTuning {
+  ctx: EtlContext;
+  source: string;
+  entity: string;
+  ledger: Ledger;
+  apply: Applier<N, DB>;
+  applyVersion: number;
+  /** Turns the stored canonical JSON back into the document `apply` expects (default JSON.parse). */
+  parse?: (text: string) => N;
+  /** Default: a RawStore on ctx.blobs for ctx.env. */
+  rawStore?: RawStore;
+}
+
+/** The summary of a re-apply: every pending row ends reapplied or failed. */
+export type ReapplySummary = EtlTotals & {
+  source: string;
+  entity: string;
+  apply_version: number;
+  dry_run: boolean;
+  reapplied: number;
+  would_apply?: number;
+  failures: EtlFailure[];
+  failures_omitted: number;
+};
+
+/** A JobResult: `failed` with a message when the failure rate is above the allowed one. */
+export interface ReapplyResult {
+  status: "succeeded" | "failed";
+  message?: string;
+  summary: ReapplySummary;
+}
+
+/**
+ * Re-applies every ledger row of an entity not applied by `applyVersion` (never applied, or by
+ * another version), reading each normalized document from the raw store — no fetch. A raw
+ * object that is missing or whose SHA-256 is not its ledger hash is that row's failure.
+ * Commits go through ctx.commit like `runEntityEtl`; ctx.limit caps the rows.
+ */
+export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise<ReapplyResult> {
+  const { ctx, source, entity, ledger, applyVersion } = opts;
+  const parse = opts.parse ?? ((text: string) => JSON.parse(text) as N);
+  const batchSize = Math.max(1, opts.batchSize ?? 200);
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
+  const tally = new EtlTally(["reapplied", "would_apply"] as const);
+  const fail = (target: string, kind: EtlFailureKind, err: unknown) => {
+    tally.fail(target, kind, err);
+    ctx.logger.info({ source, entity, target, kind, err }, "target failed");
+  };
+
+  const pending = await ledger.countPendingReapply(source, entity, applyVersion);
+  const cap = Math.min(pending, ctx.limit ?? pending);
+  const progress = ctx.progress(`${source} ${entity} reapply`, cap);
+  let seen = 0;
+  let after: string | undefined;
+  try {
+    while (seen < cap) {
+      ctx.signal.throwIfAborted();
+      const rows = await ledger.pendingReapply(source, entity, applyVersion, {
+        after,
+        limit: Math.min(batchSize, cap - seen),
+      });
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1]?.source_id;
+      seen += rows.length;
+      const items = (await mapBounded(rows, concurrency, (row) => readItem(row))).filter(
+        (it): it is ApplyItem<N> => it !== undefined,
+      );
+      if (ctx.dryRun) tally.add("would_apply", items.length);
+      else if (items.length > 0) await commitBatch(items);
+      progress.tick(rows.length);
+    }
+  } finally {
+    progress.stop();
+  }
+
+  async function readItem(row: LedgerRow): Promise<ApplyItem<N> | undefined> {
+    try {
+      const text = await raw.getText(row.s3_key);
+      const actual = sha256Hex(text);
+      if (actual !== row.content_hash) {
+        throw new Error(`raw object ${row.s3_key} hashes to ${actual}, not its ledger hash`);
+      }
+      return {
+        target: row.source_id,
+        document: parse(text),
+        contentHash: row.content_hash,
+        rawKey: row.s3_key,
+        reason: "reapply",
+      };
+    } catch (err) {
+      return void fail(row.source_id, "raw", err);
+    }
+  }
+
+  async function commitBatch(items: ApplyItem<N>[]): Promise<void> {
+    const outcome = await ctx.commit(async (tx: Transaction<DB>) => {
+      const done = await applyEach(tx, items, opts.apply, ctx.signal);
+      await ledger.within(tx).markApplied(
+        source,
+        entity,
+        done.applied.map((it) => ({ sourceId: it.target, contentHash: it.contentHash })),
+        applyVersion,
+      );
+      return done;
+    });
+    tally.add("reapplied", outcome.applied.length);
+    for (const { item, error } of outcome.failed) fail(item.target, "apply", error);
+  }
+
+  const totals = etlTotals(seen, tally.failureCount);
+  const summary: ReapplySummary = {
+    source,
+    entity,
+    apply_version: applyVersion,
+    dry_run: ctx.dryRun,
+    ...totals,
+    reapplied: tally.counts.reapplied,
+    ...(ctx.dryRun ? { would_apply: tally.counts.would_apply } : {}),
+    failures: tally.failures,
+    failures_omitted: tally.omitted,
+  };
+  const maxFailureRate = opts.maxFailureRate ?? DEFAULT_MAX_FAILURE_RATE;
+  return { ...etlVerdict(`${source} ${entity} reapply`, totals, maxFailureRate), summary };
+}
