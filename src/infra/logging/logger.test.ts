@@ -36,6 +36,14 @@ describe("secret redaction", () => {
       expect(isSecretKey(k), k).toBe(false);
   });
 
+  it("leaves values another layer already masked as they are (redaction is idempotent)", () => {
+    const masked = "database postgres://tm:***@h:1/x?password=***: cannot connect";
+    expect(redactText(masked)).toBe(masked);
+    const once = redactText("postgres://u:pw@h/x?token=abc&q=1");
+    expect(once).toBe(`postgres://u:${REDACTED}@h/x?token=${REDACTED}&q=1`);
+    expect(redactText(once)).toBe(once);
+  });
+
   it("scrubs query parameters, bearer tokens and URL passwords from text", () => {
     expect(redactText("GET https://x/v1/volumes?q=a&key=AIzaSECRET&startIndex=0")).toBe(
       `GET https://x/v1/volumes?q=a&key=${REDACTED}&startIndex=0`,

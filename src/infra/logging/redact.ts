@@ -33,16 +33,20 @@ const QUERY_PARAM = /(^|[?&;\s])([^=&;#\s?]+)=([^&;#\s"']*)/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)([^:@/\s]+):([^@/\s]+)@/gi;
 
+/** A value some code already masked (`***`, `[REDACTED]`): left as it is. */
+const MASKED = /^(\*+|\[REDACTED\])[.,:)]*$/;
+
 /** Removes secrets from free text: URL query params, bearer tokens, URL passwords. */
 export function redactText(text: string): string {
   return text
-    .replace(QUERY_PARAM, (m, sep: string, name: string) =>
-      isSecretKey(decodeURIComponentSafe(name)) ? `${sep}${name}=${REDACTED}` : m,
+    .replace(QUERY_PARAM, (m, sep: string, name: string, value: string) =>
+      isSecretKey(decodeURIComponentSafe(name)) && !MASKED.test(value)
+        ? `${sep}${name}=${REDACTED}`
+        : m,
     )
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
-    .replace(
-      URL_CREDENTIALS,
-      (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`,
+    .replace(URL_CREDENTIALS, (m, scheme: string, user: string, password: string) =>
+      MASKED.test(password) ? m : `${scheme}${user}:${REDACTED}@`,
     );
 }
 
