@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { gitHead } from "../src/infra/build/code-commit.ts";
 
 /** The package root. */
@@ -21,6 +21,9 @@ export const ENTRY_POINTS = {
   "csv-worker": "src/pipelines/snapshots/byte-csv/csv-worker.ts",
   "xlsx-worker": "src/pipelines/snapshots/extract/xlsx-worker.ts",
 };
+
+/** The worker-thread entries, built apart from the CLI's chunks (see buildDist). */
+const WORKER_ENTRIES = ["csv-worker", "xlsx-worker"] as const;
 
 /**
  * Left to node_modules: native addons, packages with optional or platform-specific requires or
@@ -43,29 +46,64 @@ const EXTERNAL = [
   "tsx/*",
 ];
 
-/** Bundles src/ into outdir (emptied first); returns the entry module's path. */
-export async function buildDist(outdir: string = path.join(ROOT, "dist")): Promise<string> {
-  rmSync(outdir, { recursive: true, force: true });
-  await build({
+/**
+ * Our modules have no import-time side effects (nothing in src/ is imported for one), so a module
+ * none of whose exports are used can be left out. Without this, re-exports through the engine's
+ * public face (src/engine/index.ts) pull every engine module into each entry's static graph —
+ * including the CSV worker threads', which would parse megabytes of code they never run.
+ */
+const sideEffectFreeSources: Plugin = {
+  name: "side-effect-free-sources",
+  setup(b) {
+    const src = path.join(ROOT, "src") + path.sep;
+    b.onResolve({ filter: /^\.{1,2}\/.*\.ts$/ }, (args) => {
+      if (args.kind === "entry-point") return undefined;
+      const resolved = path.resolve(args.resolveDir, args.path);
+      return resolved.startsWith(src) ? { path: resolved, sideEffects: false } : undefined;
+    });
+  },
+};
+
+/** Options both builds share. */
+function common(outdir: string) {
+  return {
     absWorkingDir: ROOT,
-    entryPoints: ENTRY_POINTS,
     outdir,
     bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
+    format: "esm" as const,
+    platform: "node" as const,
     target: "node20.19",
-    chunkNames: "chunk-[hash]",
-    sourcemap: "linked",
+    sourcemap: "linked" as const,
     external: EXTERNAL,
+    plugins: [sideEffectFreeSources],
     // Bundled CommonJS packages call require(); ES modules have none of their own.
     banner: {
       js: "import { createRequire as __tidemarkCreateRequire } from 'node:module'; const require = __tidemarkCreateRequire(import.meta.url);",
     },
     // manifest.code_commit names the commit the build came from, not whatever is checked out later.
     define: { __TIDEMARK_BUILD_COMMIT__: JSON.stringify(gitHead(ROOT) ?? "") },
-    logLevel: "warning",
-  });
+    logLevel: "warning" as const,
+  };
+}
+
+/**
+ * Bundles src/ into outdir (emptied first); returns the entry module's path. The CLI is split
+ * into shared chunks; each worker-thread entry is one tree-shaken file of its own, because with
+ * code splitting a chunk that re-exports the engine's public face imports every chunk behind
+ * it, and each of up to four CSV worker threads would load megabytes it never runs.
+ */
+export async function buildDist(outdir: string = path.join(ROOT, "dist")): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
+  const workers = Object.fromEntries(WORKER_ENTRIES.map((name) => [name, ENTRY_POINTS[name]]));
+  await Promise.all([
+    build({
+      ...common(outdir),
+      entryPoints: { main: ENTRY_POINTS.main },
+      splitting: true,
+      chunkNames: "chunk-[hash]",
+    }),
+    build({ ...common(outdir), entryPoints: workers }),
+  ]);
   return path.join(outdir, "main.js");
 }
 

@@ -40,6 +40,18 @@ describe("the bundled build (npm run build)", () => {
       },
     });
 
+  it("worker threads load one small file each, not the CLI's chunks", () => {
+    const dist = path.join(work, "pkg", "dist");
+    for (const worker of ["csv-worker.js", "xlsx-worker.js"]) {
+      const code = readFileSync(path.join(dist, worker), "utf8");
+      // Each of up to four CSV threads parses this: the engine's public face must not drag
+      // the HTTP client, the database layer or the fakes into it.
+      expect(code, worker).not.toMatch(/from\s*["']\.\/chunk-/);
+      expect(code, worker).not.toMatch(/["']node:http["']/);
+    }
+    expect(readFileSync(path.join(dist, "csv-worker.js")).length).toBeLessThan(1_000_000);
+  });
+
   it("answers --help and refuses an unknown command with exit 2", async () => {
     const help = await spawnCli(["--help"], { cwd: work, bin });
     expect(help.code, help.stderr).toBe(0);
