@@ -4,13 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { FsBlobStore } from "../../infra/blobs/fs-blob-store.ts";
 import { ConfigError } from "../../infra/errors.ts";
+import { CountingBlobStore } from "../../testing/entity-etl/counting-blob-store.ts";
+import { startS3rver } from "../../testing/entity-etl/s3rver-store.ts";
 import { canonicalJson } from "../hashing/canonical-json.ts";
 import { contentHash, sha256Hex } from "../hashing/content-hash.ts";
 import { RAW_ENV_MARKER_KEY, RawEnvMismatchError } from "./raw-env-marker.ts";
 import { rawKey } from "./raw-key.ts";
 import { RawStore } from "./raw-store.ts";
-import { CountingBlobStore } from "./testing/counting-blob-store.ts";
-import { startS3rver } from "./testing/s3rver-store.ts";
 
 let s3: Awaited<ReturnType<typeof startS3rver>>;
 beforeAll(async () => {

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDialect } from "../../testing/dialects.ts";
+import {
+  type BlobDriver,
+  blobStoreFactory,
+  openEtlHarness,
+} from "../../testing/entity-etl/etl-harness.ts";
+import { FakeCatalogue } from "../../testing/entity-etl/fake-catalogue.ts";
+import { startS3rver } from "../../testing/entity-etl/s3rver-store.ts";
 import { sha256Hex } from "../hashing/content-hash.ts";
 import { RunRepo } from "../runs/run-repo.ts";
 import { hashOfRawKey } from "./raw-key.ts";
 import { RawStore } from "./raw-store.ts";
-import { type BlobDriver, blobStoreFactory, openEtlHarness } from "./testing/etl-harness.ts";
-import { FakeCatalogue } from "./testing/fake-catalogue.ts";
-import { startS3rver } from "./testing/s3rver-store.ts";
 
 let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { BlobBody, BlobInfo, BlobStore } from "../../../infra/blobs/blob-store.ts";
+import type { BlobBody, BlobInfo, BlobStore } from "../../infra/blobs/blob-store.ts";
 
 /** A blob store that counts puts of raw documents and can fail chosen puts (a fault knob). */
 export class CountingBlobStore implements BlobStore {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import { S3BlobStore } from "../../../infra/blobs/s3-blob-store.ts";
+import { S3BlobStore } from "../../infra/blobs/s3-blob-store.ts";
 
 const BUCKET = "tidemark-etl-test";
 

@@ -1,13 +1,13 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { ensureSchema } from "../../../infra/db/dialect.ts";
-import { defineJobType, definePipeline } from "../../registry/pipeline-definition.ts";
-import { Registry } from "../../registry/registry.ts";
-import type { ApplyInput } from "../etl-types.ts";
-import { Ledger } from "../ledger.ts";
-import { createLedgerTable, type LedgerTable } from "../ledger-table.ts";
-import { reapplyEntity } from "../reapply-entity.ts";
-import { runEntityEtl } from "../run-entity-etl.ts";
+import type { ApplyInput } from "../../engine/entity-etl/etl-types.ts";
+import { Ledger } from "../../engine/entity-etl/ledger.ts";
+import { createLedgerTable, type LedgerTable } from "../../engine/entity-etl/ledger-table.ts";
+import { reapplyEntity } from "../../engine/entity-etl/reapply-entity.ts";
+import { runEntityEtl } from "../../engine/entity-etl/run-entity-etl.ts";
+import { defineJobType, definePipeline } from "../../engine/registry/pipeline-definition.ts";
+import { Registry } from "../../engine/registry/registry.ts";
+import { ensureSchema } from "../../infra/db/dialect.ts";
 import type { FakeCatalogue, ItemDoc } from "./fake-catalogue.ts";
 
 /** Tables of the ETL test pipeline: its ledger and one domain table. */

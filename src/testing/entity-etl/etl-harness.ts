@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { BlobStore } from "../../../infra/blobs/blob-store.ts";
-import { typed } from "../../../infra/db/open-database.ts";
-import type { DialectHarness } from "../../../testing/dialects.ts";
-import { ManualClock } from "../../../testing/manual-clock.ts";
-import { openTestRuntime } from "../../../testing/test-runtime.ts";
-import { executeRun, type RunRequest } from "../../runs/job-runner.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
+import { executeRun, type RunRequest } from "../../engine/runs/job-runner.ts";
+import type { Runtime } from "../../engine/runtime/runtime.ts";
+import type { BlobStore } from "../../infra/blobs/blob-store.ts";
+import { typed } from "../../infra/db/open-database.ts";
+import type { DialectHarness } from "../dialects.ts";
+import { ManualClock } from "../manual-clock.ts";
+import { openTestRuntime } from "../test-runtime.ts";
 import { CountingBlobStore } from "./counting-blob-store.ts";
 import { type EtlTestTables, etlTestRegistry, LEDGER_TABLE } from "./etl-test-pipeline.ts";
 import { FakeCatalogue } from "./fake-catalogue.ts";

@@ -1,4 +1,4 @@
-import type { ProgressReporter } from "../../../infra/logging/progress.ts";
+import type { ProgressReporter } from "../../infra/logging/progress.ts";
 
 /** One item of the fake source, as its API would answer. */
 export interface FakeItem {
