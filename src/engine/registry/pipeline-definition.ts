@@ -1,6 +1,7 @@
 import type { Registry as PromRegistry } from "prom-client";
 import type { z } from "zod";
-import type { PipelineSettingsSpec } from "../../infra/config/pipeline-settings.ts";
+import type { EnvOverride } from "../../infra/config/env-overrides.ts";
+import type { PipelineSettingsSpec, SettingsBase } from "../../infra/config/pipeline-settings.ts";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 import type { JobContext } from "../context/job-context.ts";
 import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
@@ -129,15 +130,11 @@ export function defineJobType<S extends z.ZodType, T = unknown>(def: {
 }
 
 /** Declares a settings spec with the resolved type inferred from its resolver. */
-export function defineSettings<S extends z.ZodType, T = z.output<S>>(
-  spec: PipelineSettingsSpec<T> & {
-    schema: S;
-    resolve?: (
-      parsed: z.output<S>,
-      base: Parameters<NonNullable<PipelineSettingsSpec<T>["resolve"]>>[1],
-    ) => T;
-  },
-): PipelineSettingsSpec<T> {
+export function defineSettings<S extends z.ZodType, T = z.output<S>>(spec: {
+  schema: S;
+  env?: readonly EnvOverride[];
+  resolve?: (parsed: z.output<S>, base: SettingsBase) => T;
+}): PipelineSettingsSpec<T> {
   return spec;
 }
 
