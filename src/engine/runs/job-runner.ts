@@ -1,14 +1,15 @@
 import { hostname } from "node:os";
-import { createProgress, silentProgress } from "../../infra/logging/progress.ts";
-import { isoTimestamp, truncateToSeconds, utcDayStart } from "../context/clock.ts";
-import type { JobContext } from "../context/job-context.ts";
+import type { Logger } from "../../infra/logging/logger.ts";
+import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
 import type { RunStatus } from "../engine-tables.ts";
 import { AlreadyRunningError, describeError, LeaseLostError, UsageError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
 import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
+import type { Lease } from "../leases/lease-store.ts";
 import type { RunEndedEvent } from "../notify/run-events.ts";
 import type { JobResult } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { newJobContext } from "./new-job-context.ts";
 import { newRunId, RUN_ID_PATTERN } from "./run-id.ts";
 import { RunRepo } from "./run-repo.ts";
 
@@ -67,6 +68,45 @@ async function chooseRunId(
   return fresh;
 }
 
+/** Marks the run whose dead process held the lease we took over as abandoned. */
+async function recordDeadHolder(
+  runs: RunRepo,
+  runtime: Runtime,
+  from: NonNullable<Lease["tookOverFrom"]>,
+  logger: Logger,
+): Promise<void> {
+  const { holder, owner } = from;
+  await runs.markDead(
+    holder,
+    isoTimestamp(runtime.clock.now()),
+    `process died: pid ${owner.pid} on ${owner.host} is gone`,
+  );
+  logger.warn(
+    { previous_run_id: holder, pid: owner.pid },
+    "took over the lease of a run whose process is gone",
+  );
+}
+
+/** A run's status and summary from what its job returned or threw. */
+function outcomeOf(
+  result: JobResult | undefined,
+  error: string | null,
+  leaseLost: boolean,
+): { status: RunStatus; summary: Record<string, unknown> } {
+  // A run that lost its lease may have been overtaken: it never counts as succeeded.
+  const status: RunStatus = leaseLost
+    ? "abandoned"
+    : error !== null
+      ? "failed"
+      : (result?.status ?? "succeeded");
+  const summary = result?.summary ?? {};
+  // A skip's reason is the one thing a user looking at the run wants to know.
+  if (status === "skipped" && result?.message && summary.skip_reason === undefined) {
+    summary.skip_reason = result.message;
+  }
+  return { status, summary };
+}
+
 /** Exit code for a finished run: 0 for succeeded/skipped, 1 otherwise. */
 export function exitCodeFor(status: RunStatus): number {
   return status === "succeeded" || status === "skipped" ? 0 : 1;
@@ -80,7 +120,6 @@ export function exitCodeFor(status: RunStatus): number {
 export async function executeRun(runtime: Runtime, request: RunRequest): Promise<RunReport> {
   const jobType = runtime.registry.jobType(request.jobType);
   const params = validateParams(runtime.registry, request.jobName, jobType.name, request.params);
-  const pipeline = runtime.registry.pipelineOf(jobType.name);
   const runs = new RunRepo(runtime.db, runtime.events);
   const startedAt = runtime.clock.now();
   await runs.markAbandoned(isoTimestamp(startedAt));
@@ -97,18 +136,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   }
 
   const logger = runtime.logger.child({ job: request.jobName, run_id: runId });
-  if (lease.tookOverFrom) {
-    const { holder, owner } = lease.tookOverFrom;
-    await runs.markDead(
-      holder,
-      isoTimestamp(runtime.clock.now()),
-      `process died: pid ${owner.pid} on ${owner.host} is gone`,
-    );
-    logger.warn(
-      { previous_run_id: holder, pid: owner.pid },
-      "took over the lease of a run whose process is gone",
-    );
-  }
+  if (lease.tookOverFrom) await recordDeadHolder(runs, runtime, lease.tookOverFrom, logger);
   const abort = new AbortController();
   let leaseLost = false;
   const onOuterAbort = () => abort.abort(request.signal?.reason);
@@ -139,35 +167,19 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       host: hostname(),
       pid: process.pid,
     });
-    const ctx: JobContext = {
-      env: runtime.config.env,
+    const ctx = newJobContext(runtime, {
       jobName: request.jobName,
-      jobType: jobType.name,
+      jobType,
       runId,
       jobStartAt,
-      dayStart: utcDayStart(jobStartAt),
       dryRun,
       limit: request.limit,
-      logger,
-      db: runtime.db,
-      blobs: runtime.blobs,
-      clock: runtime.clock,
+      lease,
+      leaseTtlMs: ttl,
       signal: abort.signal,
-      leases: runtime.leases,
-      config: runtime.config,
-      settings: pipeline
-        ? runtime.registry.settingsFor(runtime.config, pipeline, runtime.environ)
-        : undefined,
-      environ: runtime.environ,
-      commit: (effect) =>
-        runtime.leases.fencedCommit(
-          { key: leaseKey, holder: runId, token: lease.token },
-          ttl,
-          effect,
-        ),
-      progress: (label, total) =>
-        request.progress ? createProgress(label, total) : silentProgress(),
-    };
+      logger,
+      progress: request.progress ?? false,
+    });
     logger.info({ type: jobType.name, dry_run: dryRun, limit: request.limit }, "run started");
     result = await jobType.run(ctx, params);
     if (result.status === "failed") error = result.message ?? "job reported failure";
@@ -181,18 +193,8 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     request.signal?.removeEventListener("abort", onOuterAbort);
   }
 
-  // A run that lost its lease may have been overtaken: it never counts as succeeded.
-  const status: RunStatus = leaseLost
-    ? "abandoned"
-    : error !== null
-      ? "failed"
-      : (result?.status ?? "succeeded");
+  const { status, summary } = outcomeOf(result, error, leaseLost);
   if (leaseLost && error === null) error = `lease lost: ${leaseKey} was taken over`;
-  const summary = result?.summary ?? {};
-  // A skip's reason is the one thing a user looking at the run wants to know.
-  if (status === "skipped" && result?.message && summary.skip_reason === undefined) {
-    summary.skip_reason = result.message;
-  }
   const report: RunReport = {
     runId,
     jobName: request.jobName,

@@ -1,0 +1,51 @@
+import type { Logger } from "../../infra/logging/logger.ts";
+import { createProgress, silentProgress } from "../../infra/logging/progress.ts";
+import { utcDayStart } from "../context/clock.ts";
+import type { JobContext } from "../context/job-context.ts";
+import type { Lease } from "../leases/lease-store.ts";
+import type { JobType } from "../registry/pipeline-definition.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+
+/** What a run has fixed by the time its job type is called. */
+export interface RunFacts {
+  jobName: string;
+  jobType: JobType;
+  runId: string;
+  jobStartAt: Date;
+  dryRun: boolean;
+  limit: number | undefined;
+  lease: Lease;
+  leaseTtlMs: number;
+  signal: AbortSignal;
+  logger: Logger;
+  /** Draw a progress bar on a TTY. */
+  progress: boolean;
+}
+
+/** The context a job type's run() receives: the engine's services, its settings, its fence. */
+export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
+  const pipeline = runtime.registry.pipelineOf(run.jobType.name);
+  return {
+    env: runtime.config.env,
+    jobName: run.jobName,
+    jobType: run.jobType.name,
+    runId: run.runId,
+    jobStartAt: run.jobStartAt,
+    dayStart: utcDayStart(run.jobStartAt),
+    dryRun: run.dryRun,
+    limit: run.limit,
+    logger: run.logger,
+    db: runtime.db,
+    blobs: runtime.blobs,
+    clock: runtime.clock,
+    signal: run.signal,
+    leases: runtime.leases,
+    config: runtime.config,
+    settings: pipeline
+      ? runtime.registry.settingsFor(runtime.config, pipeline, runtime.environ)
+      : undefined,
+    environ: runtime.environ,
+    commit: (effect) => runtime.leases.fencedCommit(run.lease, run.leaseTtlMs, effect),
+    progress: (label, total) => (run.progress ? createProgress(label, total) : silentProgress()),
+  };
+}
