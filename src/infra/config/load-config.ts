@@ -162,6 +162,22 @@ function resolveQueue(cfg: ParsedConfig, database: DatabaseTarget, where: string
   };
 }
 
+/**
+ * A copy without keys whose value is empty (`log:` with every setting below it commented out
+ * reads as null): an empty section means the defaults, as if it were not there.
+ */
+function withoutEmptyKeys(node: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (value === null) continue;
+    out[key] =
+      typeof value === "object" && !Array.isArray(value)
+        ? withoutEmptyKeys(value as Record<string, unknown>)
+        : value;
+  }
+  return out;
+}
+
 /** Finds, parses, overrides from TIDEMARK_* and validates the configuration. */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
@@ -173,7 +189,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const sources: EnvSources = new Map();
   const input = applyEnvOverrides(
-    (raw ?? {}) as Record<string, unknown>,
+    withoutEmptyKeys((raw ?? {}) as Record<string, unknown>),
     env,
     envOverrides,
     sources,

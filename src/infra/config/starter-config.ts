@@ -29,8 +29,9 @@ blobs:
   #   # or the AWS SDK's default chain (environment, profile, instance role).
 
 log:
-  # trace | debug | info | warn | error | fatal | silent (TIDEMARK_LOG_LEVEL)
-  level: info
+  # trace | debug | info | warn | error | fatal | silent (TIDEMARK_LOG_LEVEL). Unset, serve and
+  # worker log at info and one-shot commands (which print their own summary) at warn.
+  # level: info
 
 runs:
   # A run holds its job's lease this long between heartbeats; a run whose process died is
