@@ -1,9 +1,6 @@
 import type { Command } from "commander";
-import type {
-  CliServices,
-  CommandArgSpec,
-  PipelineDefinition,
-} from "../engine/registry/pipeline-definition.ts";
+import type { CliServices, CommandArgSpec } from "../engine/registry/command-spec.ts";
+import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
 
 /** The group at `path` below `root`, created (with `description`) when missing. */
 function groupAt(root: Command, path: readonly string[], descriptions: Map<string, string>) {

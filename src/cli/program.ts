@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import type { CliServices } from "../engine/registry/pipeline-definition.ts";
+import type { CliServices } from "../engine/registry/command-spec.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import { registerDbCommands } from "./commands/db-commands.ts";
 import { registerDemoCommand } from "./commands/demo-command.ts";

@@ -37,7 +37,6 @@ export {
   sendBatchTo,
   sendTo,
 } from "./queue/queue-handler-definition.ts";
-// Defining a pipeline
 export type {
   CliServices,
   CommandArgSpec,
@@ -45,17 +44,22 @@ export type {
   CommandInput,
   CommandOptionSpec,
   CommandSpec,
+} from "./registry/command-spec.ts";
+// Defining a pipeline
+export type {
   DemoContext,
   FakeDefinition,
   FakeOptions,
   JobResult,
   JobType,
   PipelineDefinition,
+  RunningFake,
+} from "./registry/pipeline-definition.ts";
+export { defineJobType, definePipeline, defineSettings } from "./registry/pipeline-definition.ts";
+export type {
   RouteInput,
   RouteOutput,
   RouteServices,
   RouteSpec,
-  RunningFake,
-} from "./registry/pipeline-definition.ts";
-export { defineJobType, definePipeline, defineSettings } from "./registry/pipeline-definition.ts";
+} from "./registry/route-spec.ts";
 export type { Runtime } from "./runtime/runtime.ts";

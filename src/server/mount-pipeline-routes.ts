@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { RouteServices, RouteSpec } from "../engine/registry/pipeline-definition.ts";
+import type { RouteServices, RouteSpec } from "../engine/registry/route-spec.ts";
 
 function request(spec: RouteSpec): RouteConfig["request"] {
   const req: NonNullable<RouteConfig["request"]> = {};

@@ -4,20 +4,18 @@
 // archived twice. On the in-process s3rver and on the fs blob driver (where a killed put leaves
 // a hidden `.<name>.<hex>.tmp`).
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BlobStore } from "../../src/engine/index.ts";
 import type { CrashStage } from "../../src/pipelines/snapshots/ingest/crash-hook.ts";
 import { ObjectSnapshotStorage } from "../../src/pipelines/snapshots/storage/object-storage.ts";
-import { FsBlobStore, S3BlobStore } from "../../src/testing/blob-stores.ts";
+import { FsBlobStore } from "../../src/testing/blob-stores.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { type RunningS3rver, startS3rver } from "../../src/testing/s3rver.ts";
 import { type CliFixture, cliFixture } from "./support/cli.ts";
 import { csv } from "./support/harness.ts";
 
-const BUCKET = "tm-snap-kill";
 const ROOT = "etl_data/raw_v1";
 const D1 = csv("A1,a,5,1.00", "A2,b,3,1.00");
 const D2 = csv("A1,a,6,1.00", "A3,c,1,1.00");
@@ -25,28 +23,14 @@ const SHA2 = createHash("sha256").update(D2).digest("hex");
 // From here on the killed run's state is current (the switch is the commit point).
 const COMMITTED: ReadonlySet<CrashStage> = new Set(["after-switch", "mid-move", "after-move-copy"]);
 
-let server: S3rver;
-let endpoint: string;
-let s3dir: string;
-const clients: S3BlobStore[] = [];
+let s3: RunningS3rver;
+let opened = 0;
 
 beforeAll(async () => {
-  s3dir = mkdtempSync(path.join(tmpdir(), "tm-s3rver-kill-"));
-  server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory: s3dir,
-    configureBuckets: [{ name: BUCKET }],
-  });
-  endpoint = `http://127.0.0.1:${(await server.run()).port}`;
+  s3 = await startS3rver("tm-snap-kill");
 });
 
-afterAll(async () => {
-  for (const c of clients) c.destroy();
-  await server?.close();
-  rmSync(s3dir, { recursive: true, force: true });
-});
+afterAll(() => s3?.close());
 
 type Driver = "s3rver" | "fs blob driver";
 
@@ -57,27 +41,17 @@ async function s3Fixture(h: Parameters<typeof cliFixture>[0], driver: Driver) {
   const snapshots = `  snapshots:\n    storage: s3\n    work_dir: ${workDir}\n    workers: 0\n    fsync: false\n`;
   let blobs: BlobStore;
   if (driver === "s3rver") {
-    const prefix = `k${clients.length}-${Date.now()}/`;
-    const s3 = new S3BlobStore({
-      bucket: BUCKET,
-      prefix,
-      region: "us-east-1",
-      endpoint,
-      forcePathStyle: true,
-      accessKeyId: "S3RVER",
-      secretAccessKey: "S3RVER",
-    });
-    clients.push(s3);
-    blobs = s3;
+    const prefix = `k${++opened}-${Date.now()}/`;
+    blobs = s3.store(prefix);
     writeFileSync(
       path.join(f.cwd, "tidemark.yaml"),
       [
         "blobs:",
         "  driver: s3",
         "  s3:",
-        `    bucket: ${BUCKET}`,
+        `    bucket: ${s3.bucket}`,
         `    prefix: ${prefix}`,
-        `    endpoint: ${endpoint}`,
+        `    endpoint: ${s3.endpoint}`,
         "    force_path_style: true",
         "    access_key_id: S3RVER",
         "    secret_access_key: S3RVER",

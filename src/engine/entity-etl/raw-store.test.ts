@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { FsBlobStore } from "../../infra/blobs/fs-blob-store.ts";
 import { ConfigError } from "../../infra/errors.ts";
 import { CountingBlobStore } from "../../testing/entity-etl/counting-blob-store.ts";
-import { startS3rver } from "../../testing/entity-etl/s3rver-store.ts";
+import { startS3rver } from "../../testing/s3rver.ts";
 import { canonicalJson } from "../hashing/canonical-json.ts";
 import { contentHash, sha256Hex } from "../hashing/content-hash.ts";
 import { RAW_ENV_MARKER_KEY, RawEnvMismatchError } from "./raw-env-marker.ts";
@@ -14,7 +14,7 @@ import { RawStore } from "./raw-store.ts";
 
 let s3: Awaited<ReturnType<typeof startS3rver>>;
 beforeAll(async () => {
-  s3 = await startS3rver();
+  s3 = await startS3rver("tidemark-etl-test");
 });
 afterAll(async () => {
   await s3?.close();

@@ -6,7 +6,7 @@ import {
   openEtlHarness,
 } from "../../testing/entity-etl/etl-harness.ts";
 import { FakeCatalogue } from "../../testing/entity-etl/fake-catalogue.ts";
-import { startS3rver } from "../../testing/entity-etl/s3rver-store.ts";
+import { startS3rver } from "../../testing/s3rver.ts";
 import { sha256Hex } from "../hashing/content-hash.ts";
 import { RunRepo } from "../runs/run-repo.ts";
 import { hashOfRawKey } from "./raw-key.ts";
@@ -14,7 +14,7 @@ import { RawStore } from "./raw-store.ts";
 
 let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
 beforeAll(async () => {
-  s3 = await startS3rver();
+  s3 = await startS3rver("tidemark-etl-test");
 });
 afterAll(async () => {
   await s3?.close();

@@ -9,16 +9,6 @@ import type { Runtime } from "../runtime/runtime.ts";
 import type { CommandGroupSpec, CommandSpec } from "./command-spec.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
-export type {
-  CliServices,
-  CommandArgSpec,
-  CommandGroupSpec,
-  CommandInput,
-  CommandOptionSpec,
-  CommandSpec,
-} from "./command-spec.ts";
-export type { RouteInput, RouteOutput, RouteServices, RouteSpec } from "./route-spec.ts";
-
 /** What a run reports back; stored as the run's summary. */
 export interface JobResult {
   /** Default `succeeded`. `skipped` = nothing to do; `failed` = a handled, recorded failure. */

@@ -5,11 +5,11 @@ import type { BlobStore } from "../../infra/blobs/blob-store.ts";
 import { typed } from "../../infra/db/open-database.ts";
 import type { DialectHarness } from "../dialects.ts";
 import { ManualClock } from "../manual-clock.ts";
+import type { startS3rver } from "../s3rver.ts";
 import { openTestRuntime } from "../test-runtime.ts";
 import { CountingBlobStore } from "./counting-blob-store.ts";
 import { type EtlTestTables, etlTestRegistry, LEDGER_TABLE } from "./etl-test-pipeline.ts";
 import { FakeCatalogue } from "./fake-catalogue.ts";
-import type { startS3rver } from "./s3rver-store.ts";
 
 /** Which blob store a suite runs on. */
 export type BlobDriver = "fs" | "s3";
