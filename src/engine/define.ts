@@ -45,6 +45,19 @@ export type {
   CommandOptionSpec,
   CommandSpec,
 } from "./registry/command-spec.ts";
+export type {
+  PanelAction,
+  PanelActionButton,
+  PanelBlock,
+  PanelCell,
+  PanelChart,
+  PanelModule,
+  PanelRun,
+  PanelServices,
+  PanelSpec,
+  PanelTone,
+  PanelView,
+} from "./registry/panel-spec.ts";
 // Defining a pipeline
 export type {
   DemoContext,

@@ -35,6 +35,8 @@ export { JobService } from "./jobs/job-service.ts";
 export { startHeartbeat } from "./leases/lease-heartbeat.ts";
 // Output, threads, build
 export { formatTable } from "./output/format-table.ts";
+/** Opens the configured queue engine (a job or command that fans work out to queue handlers). */
+export { openQueue } from "./queue/open-queue.ts";
 export * from "./rate-limit/index.ts";
 export { interruptSignal } from "./runs/interrupt-signal.ts";
 export { executeRun, type RunReport } from "./runs/job-runner.ts";

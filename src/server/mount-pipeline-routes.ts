@@ -7,7 +7,9 @@ function request(spec: RouteSpec): RouteConfig["request"] {
   if (spec.params) req.params = spec.params;
   if (spec.query) req.query = spec.query;
   if (spec.body) {
-    req.body = { required: true, content: { "application/json": { schema: spec.body } } };
+    // A body schema that accepts undefined (`.optional()`) makes the body optional.
+    const required = !spec.body.safeParse(undefined).success;
+    req.body = { required, content: { "application/json": { schema: spec.body } } };
   }
   return req;
 }

@@ -7,9 +7,12 @@ import type { CommandSpec, PipelineDefinition } from "../../src/engine/index.ts"
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { migrateToLatest } from "../../src/infra/db/migrator.ts";
 import { pipelines } from "../../src/pipelines/index.ts";
+import { panelServices } from "../../src/server/ui/data/panel-services.ts";
+import { renderPanel } from "../../src/server/ui/render-panel.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
+import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 import { staticExternalImports } from "./static-imports.ts";
 
 const SRC = fileURLToPath(new URL("../../src/pipelines/", import.meta.url));
@@ -136,6 +139,18 @@ for (const pipeline of pipelines as PipelineDefinition[]) {
       expect(first.find((s) => s.scope === pipeline.name)?.applied.length ?? 0).toBeGreaterThan(0);
       const again = await migrateToLatest(db, registry.migrationScopes());
       expect(again.every((s) => s.applied.length === 0)).toBe(true);
+    });
+
+    it.runIf(pipeline.panel)("its dashboard panel renders on an empty database", async () => {
+      const runtime = await openTestRuntime(h, { registry });
+      const panel = await pipeline.panel!.load();
+      const view = await panel.view(panelServices(runtime, undefined, pipeline.name));
+      expect(view.blocks.length).toBeGreaterThan(0);
+      const page = String(await renderPanel(view, pipeline.name, "csrf-token"));
+      expect(page).toMatch(/^<(ul|section|p) /);
+      for (const b of view.blocks) {
+        if (b.kind === "chart") for (const s of b.series) expect(s.values).toHaveLength(b.x.length);
+      }
     });
   });
 }

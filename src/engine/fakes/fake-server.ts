@@ -264,7 +264,8 @@ export async function startFakeServer(
       const request = new Request(url, {
         method: recorded.method,
         headers: Object.entries(recorded.headers),
-        body: hasBody ? body : undefined,
+        // A plain Uint8Array: BodyInit's DOM typing (pulled in by some dependencies) refuses Buffer.
+        body: hasBody && body !== undefined ? new Uint8Array(body) : undefined,
         signal: aborted.signal,
       });
       try {

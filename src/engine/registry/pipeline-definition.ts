@@ -7,6 +7,7 @@ import type { JobContext } from "../context/job-context.ts";
 import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { CommandGroupSpec, CommandSpec } from "./command-spec.ts";
+import type { PanelSpec } from "./panel-spec.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
 /** What a run reports back; stored as the run's summary. */
@@ -93,6 +94,8 @@ export interface PipelineDefinition {
   readonly commands?: readonly CommandSpec[];
   /** The pipeline's HTTP routes, mounted by `tidemark serve` under `/api/<name>`. */
   readonly routes?: readonly RouteSpec[];
+  /** The pipeline's dashboard panel (`/ui/pipelines/<name>`), its implementation loaded lazily. */
+  readonly panel?: PanelSpec;
   /** Registers the pipeline's Prometheus metrics (read on scrape) on the process's registry. */
   metrics?(register: PromRegistry, runtime: Runtime): Promise<void>;
   /** The pipeline's fake source, started standalone by `tidemark fake <name>`. */

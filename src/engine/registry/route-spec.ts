@@ -30,6 +30,11 @@ export interface RouteOutput {
 export interface RouteSpec {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   readonly path: string;
+  /**
+   * Where `path` is mounted: below `/api/<pipeline>` (default), or below `/api` for a path its
+   * specification fixes outside the pipeline's prefix (e.g. `/api/crawl/execute`).
+   */
+  readonly mount?: "pipeline" | "api";
   readonly summary: string;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;

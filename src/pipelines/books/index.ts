@@ -36,6 +36,7 @@ export const booksPipeline = definePipeline({
     { path: ["mail"], description: "mail history of digest jobs" },
   ],
   commands: booksCommands,
+  panel: { title: "Books", load: async () => (await import("./panel/books-panel.ts")).booksPanel },
   fake: {
     description: "fake Google Books API and an SMTP capture that prints each mail",
     async start(options) {

@@ -52,6 +52,10 @@ export const snapshotsPipeline = definePipeline({
     { path: ["snapshots", "supplier"], description: "set up a supplier: add" },
   ],
   commands: snapshotsCommands,
+  panel: {
+    title: "Snapshots",
+    load: async () => (await import("./panel/snapshots-panel.ts")).snapshotsPanel,
+  },
   fake: {
     description:
       "a supplier (fake-supplier) dropping a full-snapshot CSV into its inbox now and a changed one every 30 s",

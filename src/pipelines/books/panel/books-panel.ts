@@ -1,0 +1,116 @@
+import { sql } from "kysely";
+import { z } from "zod";
+import {
+  type PanelBlock,
+  type PanelModule,
+  type PanelServices,
+  type Runtime,
+  typed,
+} from "../../../engine/index.ts";
+import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
+import { pacificDay } from "../quota/pacific-day.ts";
+import { requireJobOfType, resetCursors } from "../repos/reset-job-state.ts";
+import { type BooksSettings, resolveBooksSettings } from "../settings.ts";
+import type { BooksTables } from "../tables.ts";
+
+function settingsOf(runtime: Runtime): BooksSettings {
+  return (
+    (runtime.config.settings.books as BooksSettings | undefined) ??
+    resolveBooksSettings(runtime.config, runtime.environ)
+  );
+}
+
+/** Requests counted today (Google's Pacific day), over every API key. */
+async function quotaBlock(runtime: Runtime): Promise<PanelBlock> {
+  const db = typed<BooksTables>(runtime.db);
+  const day = pacificDay(runtime.clock.now());
+  const row = await db
+    .selectFrom("books.quota_usage")
+    .select(sql<number | string | null>`sum(requests)`.as("used"))
+    .where("day", "=", day)
+    .executeTakeFirst();
+  const used = Number(row?.used ?? 0);
+  const limit = settingsOf(runtime).dailyRequestLimit;
+  const tone = used >= limit ? "bad" : used >= limit * 0.8 ? "warn" : "ok";
+  const books = await db
+    .selectFrom("books.volume")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirst();
+  return {
+    kind: "stats",
+    items: [
+      { label: `quota used today (${day}, Pacific)`, value: `${used} / ${limit}`, tone },
+      { label: "books known", value: Number(books?.n ?? 0) },
+    ],
+  };
+}
+
+async function cursorsBlock(runtime: Runtime): Promise<PanelBlock> {
+  const cursors = await new CollectCursorRepo(
+    typed<BooksTables>(runtime.db),
+    runtime.clock,
+  ).listCollectCursors();
+  return {
+    kind: "table",
+    title: "Collect cursors",
+    columns: ["Job", "Query set", "Start index", "Exhausted", "Last updated", ""],
+    empty: "No cursor yet: a books job has not collected anything.",
+    rows: cursors.map((c) => [
+      c.job_name,
+      c.query_set_hash.slice(0, 12),
+      c.start_index,
+      { text: c.is_exhausted ? "yes" : "no", tone: c.is_exhausted ? "warn" : "ok" },
+      c.last_updated_at,
+      {
+        text: "",
+        button: { action: "reset-cursors", input: { job: c.job_name }, label: "Reset" },
+      },
+    ]),
+  };
+}
+
+/** The latest digest mailed per job: when, which run, how many books. */
+async function digestBlock(runtime: Runtime): Promise<PanelBlock> {
+  const rows = await typed<BooksTables>(runtime.db)
+    .selectFrom("books.mail_history")
+    .select(["job_name", "run_id", (eb) => eb.fn.max("sent_at").as("sent_at")])
+    .select((eb) => eb.fn.countAll<number | string>().as("books"))
+    .groupBy(["job_name", "run_id"])
+    .execute();
+  const latest = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) {
+    const seen = latest.get(r.job_name);
+    if (!seen || r.sent_at > seen.sent_at) latest.set(r.job_name, r);
+  }
+  return {
+    kind: "table",
+    title: "Last digest",
+    columns: ["Job", "Sent", "Books", "Run"],
+    empty: "No digest mailed yet.",
+    rows: [...latest.values()]
+      .sort((a, b) => a.job_name.localeCompare(b.job_name))
+      .map((r) => [r.job_name, r.sent_at, Number(r.books), r.run_id]),
+  };
+}
+
+/** The books panel: quota, cursors (with reset) and the last digest of each job. */
+export const booksPanel: PanelModule = {
+  async view({ runtime }: PanelServices) {
+    return {
+      blocks: await Promise.all([quotaBlock(runtime), cursorsBlock(runtime), digestBlock(runtime)]),
+    };
+  },
+  actions: {
+    "reset-cursors": {
+      input: z.object({ job: z.string().min(1).max(200) }),
+      confirm: (input) =>
+        `Reset every collect cursor of job ${String(input.job)}? Its next run starts again at start index 0.`,
+      async run(input, { runtime }) {
+        const job = String(input.job);
+        // An unknown job is a NotFoundError, as for `tidemark job cursor reset`.
+        const count = await resetCursors(await requireJobOfType(runtime, job), job);
+        return `Reset ${count} cursor(s) for job: ${job}`;
+      },
+    },
+  },
+};

@@ -1,0 +1,66 @@
+/** The dashboard's own style sheet: small, no framework; readable on a phone. */
+export const APP_CSS = `
+:root { --fg:#1d2330; --muted:#5f6b7a; --line:#d9dee5; --bg:#f6f7f9; --card:#fff;
+  --accent:#1f5fbf; --ok:#1a7f37; --warn:#9a6700; --bad:#c62828; font-family: system-ui, sans-serif; }
+* { box-sizing: border-box; }
+body { margin:0; color:var(--fg); background:var(--bg); font-size:15px; line-height:1.45; }
+a { color:var(--accent); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
+  { outline:3px solid #f5a623; outline-offset:2px; }
+header.top { display:flex; flex-wrap:wrap; gap:.5rem 1rem; align-items:center; padding:.6rem 1rem;
+  background:#14213d; color:#fff; }
+header.top a { color:#fff; text-decoration:none; padding:.25rem .4rem; border-radius:4px; }
+header.top a[aria-current=page] { background:rgba(255,255,255,.18); }
+header.top .brand { font-weight:700; margin-right:.5rem; }
+header.top nav { display:flex; flex-wrap:wrap; gap:.25rem; flex:1; }
+header.top form { margin:0; }
+.skip { position:absolute; left:-999px; }
+.skip:focus { left:.5rem; top:.5rem; background:#fff; color:#000; padding:.3rem; z-index:9; }
+main { padding:1rem; max-width:1200px; margin:0 auto; }
+h1 { font-size:1.35rem; margin:.2rem 0 1rem; }
+h2 { font-size:1.1rem; margin:1.2rem 0 .5rem; }
+.card { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:.8rem;
+  margin-bottom:1rem; }
+.table-wrap { overflow-x:auto; }
+table { border-collapse:collapse; width:100%; background:var(--card); }
+th, td { text-align:left; padding:.4rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
+th { font-size:.85rem; color:var(--muted); font-weight:600; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+.stats { display:flex; flex-wrap:wrap; gap:.6rem; margin:0 0 1rem; padding:0; list-style:none; }
+.stats li { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:.5rem .8rem;
+  min-width:7.5rem; }
+.stats .label { display:block; font-size:.8rem; color:var(--muted); }
+.stats .value { font-size:1.25rem; font-weight:600; }
+.tone-ok, .status-succeeded, .status-PASS { color:var(--ok); }
+.tone-warn, .status-skipped, .status-running, .status-queued { color:var(--warn); }
+.tone-bad, .status-failed, .status-abandoned, .status-dead, .status-FAIL { color:var(--bad); }
+.tone-muted { color:var(--muted); }
+.badge { font-weight:600; }
+button, .button { font:inherit; padding:.3rem .7rem; border-radius:4px; border:1px solid var(--accent);
+  background:var(--accent); color:#fff; cursor:pointer; text-decoration:none; display:inline-block; }
+button.secondary, .button.secondary { background:#fff; color:var(--accent); }
+button.danger { background:var(--bad); border-color:var(--bad); }
+.actions { display:flex; flex-wrap:wrap; gap:.3rem; }
+.actions form { margin:0; }
+form.filters { display:flex; flex-wrap:wrap; gap:.6rem; align-items:end; margin-bottom:1rem; }
+label { display:flex; flex-direction:column; font-size:.85rem; color:var(--muted); gap:.2rem; }
+input, select { font:inherit; padding:.3rem .4rem; border:1px solid var(--line); border-radius:4px; }
+pre { background:#0f172a; color:#e2e8f0; padding:.7rem; border-radius:6px; overflow:auto; font-size:.85rem; }
+dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:.3rem 1rem; margin:0; }
+dl.facts dt { color:var(--muted); }
+dl.facts dd { margin:0; word-break:break-word; }
+.flash { padding:.6rem .8rem; border-radius:6px; background:#e7f3ea; border:1px solid #b7dcc0; margin-bottom:1rem; }
+.flash.error { background:#fdecea; border-color:#f5c2c0; }
+.signin { max-width:24rem; margin:3rem auto; }
+.signin form { display:flex; flex-direction:column; gap:.8rem; }
+.chart { min-height:240px; }
+details > summary { cursor:pointer; color:var(--accent); margin:.3rem 0; }
+.chart .u-legend { font-size:.8rem; }
+.panel-img { width:40px; height:40px; object-fit:cover; vertical-align:middle; margin-right:.4rem; border-radius:3px; }
+.pager { display:flex; gap:.6rem; margin-top:.8rem; }
+@media (max-width: 640px) {
+  main { padding:.6rem; }
+  th, td { padding:.35rem .3rem; font-size:.9rem; }
+  .hide-narrow { display:none; }
+}
+`;

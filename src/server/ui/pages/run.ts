@@ -1,0 +1,114 @@
+import { html } from "hono/html";
+import { JobRepo } from "../../../engine/jobs/job-repo.ts";
+import type { RunRecord } from "../../../engine/runs/run-repo.ts";
+import type { RequestedRun, ServerServices } from "../../server-services.ts";
+import { findRun } from "../data/dashboard-data.ts";
+import { prettyJson, relative, runDuration } from "../format.ts";
+import { statusBadge } from "../layout.ts";
+import type { Html, UiApp } from "../ui-env.ts";
+import type { PageShell } from "./page-shell.ts";
+
+const enc = encodeURIComponent;
+
+interface Failure {
+  target?: unknown;
+  kind?: unknown;
+  message?: unknown;
+}
+
+/** Per-target failures a job recorded in its summary (`failures: [{ target, kind, message }]`). */
+function failuresOf(summary: Record<string, unknown> | null): Failure[] {
+  const list = summary?.failures;
+  return Array.isArray(list) ? (list.filter((f) => f && typeof f === "object") as Failure[]) : [];
+}
+
+/** The summary as the job type describes it (`tidemark run` lines), when it can. */
+function summaryLines(services: ServerServices, run: RunRecord): string[] | undefined {
+  if (!run.summary) return undefined;
+  try {
+    const type = services.runtime.registry.jobType(run.jobType);
+    return type.summaryLines?.(run.summary);
+  } catch {
+    return undefined;
+  }
+}
+
+function runBody(services: ServerServices, run: RunRecord, params: unknown): Html {
+  const now = services.runtime.clock.now();
+  const live = run.status === "running";
+  const failures = failuresOf(run.summary);
+  const lines = summaryLines(services, run);
+  return html`<div id="run" data-status="${run.status}"${live ? html` hx-get="/ui/fragments/runs/${enc(run.runId)}" hx-trigger="every 2s" hx-swap="outerHTML"` : ""}>
+    <dl class="facts card">
+      <dt>Status</dt><dd>${statusBadge(run.status)}${run.dryRun ? " (dry run)" : ""}</dd>
+      <dt>Job</dt><dd><a href="/ui/runs?job=${enc(run.jobName)}">${run.jobName}</a> <span class="tone-muted">${run.jobType}</span></dd>
+      <dt>Started</dt><dd>${run.startedAt} <span class="tone-muted">(${relative(run.startedAt, now)})</span></dd>
+      <dt>Finished</dt><dd>${run.finishedAt ?? "—"}</dd>
+      <dt>${live ? "Running for" : "Took"}</dt><dd>${runDuration(run.startedAt, run.finishedAt, now)}</dd>
+      <dt>Host</dt><dd>${run.host} (pid ${run.pid})</dd>
+    </dl>
+    ${run.error ? html`<h2>Error</h2><pre class="error">${run.error}</pre>` : ""}
+    <h2>Params <span class="tone-muted">(the job's, as stored now)</span></h2>
+    <pre>${params === undefined ? "(the job no longer exists)" : prettyJson(params)}</pre>
+    <h2>Summary</h2>
+    ${
+      lines && run.summary
+        ? html`<pre>${lines.join("\n")}</pre>
+          <details><summary>The full summary (JSON)</summary><pre>${prettyJson(run.summary)}</pre></details>`
+        : html`<pre>${run.summary ? prettyJson(run.summary) : live ? "(running…)" : "(none)"}</pre>`
+    }
+    ${
+      failures.length > 0
+        ? html`<h2>Failed targets</h2><div class="table-wrap"><table id="failures">
+          <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Message</th></tr></thead>
+          <tbody>${failures.map((f) => html`<tr><td>${String(f.target ?? "")}</td><td>${String(f.kind ?? "")}</td><td>${String(f.message ?? "")}</td></tr>`)}</tbody>
+        </table></div>`
+        : ""
+    }
+  </div>`;
+}
+
+function requestedBody(r: RequestedRun): Html {
+  const waiting = r.status === "queued";
+  return html`<div id="run" data-status="${r.status}"${waiting ? html` hx-get="/ui/fragments/runs/${enc(r.runId)}" hx-trigger="every 1s" hx-swap="outerHTML"` : ""}>
+    <dl class="facts card">
+      <dt>Status</dt><dd>${statusBadge(r.status)}</dd>
+      <dt>Job</dt><dd>${r.jobName}</dd>
+      <dt>Requested</dt><dd>${r.requestedAt}</dd>
+      <dt>Attempts</dt><dd>${r.attempts}</dd>
+    </dl>
+    ${r.error ? html`<h2>Error</h2><pre>${r.error}</pre>` : ""}
+    ${waiting ? html`<p class="tone-muted">Waiting for a worker…</p>` : ""}
+  </div>`;
+}
+
+/** The run (or the request still waiting for a worker), as a fragment; undefined when unknown. */
+async function runFragment(services: ServerServices, runId: string): Promise<Html | undefined> {
+  const run = await findRun(services, runId);
+  if (run) {
+    const job = await new JobRepo(services.runtime.db).get(run.jobName);
+    return runBody(services, run, job?.params);
+  }
+  const requested = await services.findRequestedRun(runId);
+  return requested && requestedBody(requested);
+}
+
+/** `GET /ui/runs/:id` and its live fragment `GET /ui/fragments/runs/:id`. */
+export function registerRun(app: UiApp, services: ServerServices, page: PageShell): void {
+  app.get("/ui/runs/:id", async (c) => {
+    const id = c.req.param("id");
+    const body = await runFragment(services, id);
+    if (!body) return c.text(`unknown run ${JSON.stringify(id)}`, 404);
+    return c.html(
+      page(c, {
+        title: `Run ${id}`,
+        section: "runs",
+        body: html`<h1>Run <code>${id}</code></h1>${body}`,
+      }),
+    );
+  });
+  app.get("/ui/fragments/runs/:id", async (c) => {
+    const body = await runFragment(services, c.req.param("id"));
+    return body ? c.html(body) : c.text("unknown run", 404);
+  });
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { renderPanel } from "./render-panel.ts";
+
+describe("renderPanel", () => {
+  it("escapes every text, drops non-http links and images, keeps chart JSON inert", async () => {
+    const page = String(
+      await renderPanel(
+        {
+          blocks: [
+            { kind: "note", text: "<script>alert(1)</script>" },
+            {
+              kind: "table",
+              title: "t<b>",
+              columns: ["a"],
+              empty: "none",
+              rows: [
+                [{ text: "x", href: "javascript:alert(1)", image: "data:image/png;base64,AA" }],
+                [
+                  {
+                    text: "y",
+                    href: "https://example.com/?a=1&b=2",
+                    image: "https://img.example/p.jpg",
+                  },
+                ],
+                [
+                  {
+                    text: "z",
+                    button: { action: "go", input: { job: '"><script>' }, label: "Go" },
+                  },
+                ],
+              ],
+            },
+            {
+              kind: "chart",
+              title: "c",
+              time: false,
+              x: [1, 2],
+              series: [{ label: "</script><script>alert(1)</script>", values: [1, 2] }],
+            },
+          ],
+        },
+        "books",
+        "tok",
+      ),
+    );
+    expect(page).not.toContain("<script>alert");
+    expect(page).not.toContain("javascript:");
+    expect(page).not.toContain("data:image");
+    expect(page).toContain('href="https://example.com/?a=1&amp;b=2"');
+    expect(page).toContain('src="https://img.example/p.jpg"');
+    expect(page).toContain('action="/ui/pipelines/books/actions/go"');
+    expect(page).toContain('value="&quot;&gt;&lt;script&gt;"');
+    expect(page).toContain("\\u003c/script>");
+  });
+});

@@ -1,0 +1,80 @@
+import { html, raw } from "hono/html";
+import type {
+  PanelBlock,
+  PanelCell,
+  PanelChart,
+  PanelView,
+} from "../../engine/registry/panel-spec.ts";
+import { csrfInput } from "./layout.ts";
+import type { Html } from "./ui-env.ts";
+
+/** Only http(s) URLs become links or images; anything else (javascript:, data:) is dropped. */
+function safeUrl(url: string | undefined): string | undefined {
+  return url !== undefined && /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+function cell(c: PanelCell, pipeline: string, csrf: string): Html {
+  if (c === null) return html`<td class="tone-muted">—</td>`;
+  if (typeof c === "number") return html`<td class="num">${c.toLocaleString("en-US")}</td>`;
+  if (typeof c === "string") return html`<td>${c}</td>`;
+  const href = safeUrl(c.href);
+  const image = safeUrl(c.image);
+  const text = href
+    ? html`<a href="${href}" rel="noopener noreferrer" target="_blank">${c.text}</a>`
+    : c.text;
+  const button = c.button
+    ? html`<form method="post" action="/ui/pipelines/${pipeline}/actions/${encodeURIComponent(c.button.action)}">
+        ${csrfInput(csrf)}
+        ${Object.entries(c.button.input).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
+        <button type="submit" class="secondary">${c.button.label}</button></form>`
+    : "";
+  return html`<td${c.tone ? html` class="tone-${c.tone}"` : ""}>${image ? html`<img class="panel-img" src="${image}" alt="" loading="lazy" referrerpolicy="no-referrer" />` : ""}${text}${button}</td>`;
+}
+
+/**
+ * Embeds the chart's data as JSON for app.js, unescaped (it is not HTML) but with `<` written
+ * as \u003c, so no text in it can close the script element.
+ */
+function chart(b: PanelChart): Html {
+  const spec = JSON.stringify({ time: b.time, x: b.x, series: b.series, band: b.band }).replace(
+    /</g,
+    "\\u003c",
+  );
+  const empty = b.x.length === 0;
+  return html`<section class="card" aria-label="${b.title}">
+    <h2>${b.title}</h2>
+    ${empty ? html`<p class="tone-muted">${b.empty ?? "No data yet."}</p>` : ""}
+    <div class="chart" role="img" aria-label="${b.title}: ${b.series.map((s) => s.label).join(", ")}" data-series-expected="${b.series.length}">
+      <script type="application/json">${raw(spec)}</script>
+    </div>
+  </section>`;
+}
+
+function block(b: PanelBlock, pipeline: string, csrf: string): Html {
+  switch (b.kind) {
+    case "stats":
+      return html`<ul class="stats">${b.items.map(
+        (i) =>
+          html`<li><span class="label">${i.label}</span><span class="value${i.tone ? ` tone-${i.tone}` : ""}">${typeof i.value === "number" ? i.value.toLocaleString("en-US") : i.value}</span></li>`,
+      )}</ul>`;
+    case "table":
+      return html`<section class="card" aria-label="${b.title}"><h2>${b.title}</h2>
+        ${
+          b.rows.length === 0
+            ? html`<p class="tone-muted">${b.empty}</p>`
+            : html`<div class="table-wrap"><table>
+              <thead><tr>${b.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
+              <tbody>${b.rows.map((r) => html`<tr>${r.map((c) => cell(c, pipeline, csrf))}</tr>`)}</tbody>
+            </table></div>`
+        }</section>`;
+    case "chart":
+      return chart(b);
+    case "note":
+      return html`<p class="card">${b.text}</p>`;
+  }
+}
+
+/** A panel's view as HTML: every text escaped, links and images only over http(s). */
+export function renderPanel(view: PanelView, pipeline: string, csrf: string): Html {
+  return html`${view.blocks.map((b) => block(b, pipeline, csrf))}`;
+}
