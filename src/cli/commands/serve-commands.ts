@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError } from "commander";
+import { UsageError } from "../../engine/errors.ts";
 import { DEFAULT_SERVER_SETTINGS } from "../../infra/config/load-config.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
+import { drainUntilEmpty } from "./worker-drain-command.ts";
 
 function port(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -10,7 +12,8 @@ function port(value: string): number {
   return Number(value);
 }
 
-interface WorkerFlags {
+/** --concurrency and --queue of `serve` and `worker`. */
+export interface WorkerFlags {
   concurrency?: number;
   queue?: string[];
 }
@@ -100,14 +103,26 @@ export function registerServeCommands(program: Command, session: CliSession): vo
     )
     .option("--metrics-host <host>", "interface for --metrics-port (default server.host)")
     .option("--insecure-no-auth", "serve /metrics without bearer tokens (local use only)")
+    .option(
+      "--drain",
+      "work until every queue is empty (retries waiting out a backoff included), then exit: 0, or 1 if a message was dead-lettered",
+    )
     .action(
       async (
         opts: WorkerFlags & {
           metricsPort?: number;
           metricsHost?: string;
           insecureNoAuth?: boolean;
+          drain?: boolean;
         },
       ) => {
+        if (opts.drain) {
+          if (opts.metricsPort !== undefined) {
+            throw new UsageError("worker: --drain cannot be combined with --metrics-port");
+          }
+          await drainUntilEmpty(session, opts);
+          return;
+        }
         const { apiTokensOrRefuse } = await import("../../server/processes/serve-process.ts");
         const { startWorkerProcess } = await import("../../server/processes/worker-process.ts");
         const config = await session.config();

@@ -1,4 +1,13 @@
 /** Queue workers: every handler of this build (the engine's run requests, the pipelines'). */
+
+export {
+  type DeadLetterSnapshot,
+  type DrainWaitOptions,
+  deadLettersSince,
+  type NewDeadLetters,
+  snapshotDeadLetters,
+  waitUntilDrained,
+} from "./drain.ts";
 export {
   collectQueueHandlers,
   type StartWorkersOptions,

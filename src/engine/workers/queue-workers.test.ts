@@ -59,7 +59,7 @@ describeEachDialect("queue handlers of pipelines", (h) => {
   it("refuses a handler outside its pipeline's namespace, or registered twice", () => {
     const stray = definePipeline({ ...fanPipeline, name: "other", queueHandlers: [item] });
     expect(() => collectQueueHandlers(new Registry([stray]))).toThrow(
-      "queue handler fan.item of pipeline other must be named other.<name>",
+      "queue handler fan.item of pipeline other must be named other.<name> or other-<name>",
     );
     const twice = definePipeline({ ...fanPipeline, queueHandlers: [item, item] });
     expect(() => collectQueueHandlers(new Registry([twice]))).toThrow("fan.item registered twice");

@@ -8,16 +8,19 @@ import type { Runtime } from "../runtime/runtime.ts";
 
 /**
  * Every queue handler of this build: the engine's (`tidemark.run`) then each pipeline's, in
- * registry order. A pipeline's queue must be named `<pipeline>.<name>`; names are unique.
+ * registry order. A pipeline's queue must be named `<pipeline>.<name>` or `<pipeline>-<name>` (so
+ * it is always clear whose queue it is); names are unique.
  */
 export function collectQueueHandlers(registry: Registry): QueueHandlerDefinition[] {
   const handlers: QueueHandlerDefinition[] = [runRequestHandler as QueueHandlerDefinition];
   const names = new Set(handlers.map((h) => h.name));
   for (const pipeline of registry.pipelines) {
     for (const h of pipeline.queueHandlers ?? []) {
-      if (!h.name.startsWith(`${pipeline.name}.`) || h.name.length <= pipeline.name.length + 1) {
+      const owned =
+        h.name.startsWith(`${pipeline.name}.`) || h.name.startsWith(`${pipeline.name}-`);
+      if (!owned || h.name.length <= pipeline.name.length + 1) {
         throw new Error(
-          `queue handler ${h.name} of pipeline ${pipeline.name} must be named ${pipeline.name}.<name>`,
+          `queue handler ${h.name} of pipeline ${pipeline.name} must be named ${pipeline.name}.<name> or ${pipeline.name}-<name>`,
         );
       }
       if (names.has(h.name)) throw new Error(`queue handler ${h.name} registered twice`);
