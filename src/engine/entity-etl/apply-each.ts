@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { Applier, ApplyInput } from "./etl-types.ts";
+import type { Applier, ApplyInput, BatchApplier } from "./etl-types.ts";
 
 /** One target to apply, without the transaction. */
 export type ApplyItem<N> = Omit<ApplyInput<N, unknown>, "tx">;
@@ -36,4 +36,32 @@ export async function applyEach<N, DB>(
     }
   }
   return outcome;
+}
+
+/**
+ * Applies the items with `applyBatch` in one savepoint when there is one; if it throws, its
+ * writes are rolled back and `applyEach` applies them one by one, so only the bad ones fail.
+ * Without `applyBatch` this is `applyEach`.
+ */
+export async function applyAll<N, DB>(
+  tx: Transaction<DB>,
+  items: readonly ApplyItem<N>[],
+  appliers: { apply: Applier<N, DB>; applyBatch?: BatchApplier<N, DB> | undefined },
+  signal: AbortSignal,
+): Promise<ApplyOutcome<N>> {
+  const { applyBatch } = appliers;
+  if (applyBatch === undefined || items.length === 0) {
+    return applyEach(tx, items, appliers.apply, signal);
+  }
+  await sql`savepoint tm_etl_batch`.execute(tx);
+  try {
+    await applyBatch(tx, items);
+    await sql`release savepoint tm_etl_batch`.execute(tx);
+    return { applied: [...items], failed: [] };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    await sql`rollback to savepoint tm_etl_batch`.execute(tx);
+    await sql`release savepoint tm_etl_batch`.execute(tx);
+  }
+  return applyEach(tx, items, appliers.apply, signal);
 }

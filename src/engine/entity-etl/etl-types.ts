@@ -44,6 +44,16 @@ export interface ApplyInput<N, DB> {
  */
 export type Applier<N, DB> = (input: ApplyInput<N, DB>) => Promise<void>;
 
+/**
+ * Writes many targets' domain rows at once (a few multi-row statements instead of a few per
+ * target). Optional, next to `apply`: when it throws, its writes are rolled back (a savepoint)
+ * and each target is applied alone with `apply`, so one bad target still fails alone.
+ */
+export type BatchApplier<N, DB> = (
+  tx: Transaction<DB>,
+  items: ReadonlyArray<Omit<ApplyInput<N, DB>, "tx">>,
+) => Promise<void>;
+
 /** Tuning shared by `runEntityEtl` and `reapplyEntity`. */
 export interface EtlTuning {
   /** The run ends `failed` when more than this share of targets failed (default 0.05). */
@@ -52,4 +62,11 @@ export interface EtlTuning {
   batchSize?: number;
   /** Fetches (and raw puts or reads) in flight at once (default 8). */
   concurrency?: number;
+}
+
+/** The appliers of a run: `apply` per target, and optionally `applyBatch` for many at once. */
+export interface EtlAppliers<N, DB> {
+  apply: Applier<N, DB>;
+  /** Applies a whole batch in one go; on a throw the batch falls back to `apply` per target. */
+  applyBatch?: BatchApplier<N, DB>;
 }

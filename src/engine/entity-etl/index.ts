@@ -10,6 +10,8 @@ export {
 export type {
   Applier,
   ApplyInput,
+  BatchApplier,
+  EtlAppliers,
   EtlContext,
   EtlTuning,
   TargetSource,

@@ -177,17 +177,23 @@ export class Ledger {
   ): Promise<number> {
     const now = isoTimestamp(this.clock.now());
     let marked = 0;
-    for (const part of chunks(targets, WRITE_CHUNK)) {
+    for (const part of chunks(targets, READ_CHUNK)) {
+      // `source_id in (…)` lets both databases walk the primary key; the pairs then check hashes.
       const res = await this.#db
         .updateTable(this.#table)
         .set({ applied_at: now, applied_version: version })
         .where("source", "=", source)
         .where("entity", "=", entity)
+        .where(
+          "source_id",
+          "in",
+          part.map((t) => t.sourceId),
+        )
         .where((eb) =>
-          eb.or(
-            part.map((t) =>
-              eb.and([eb("source_id", "=", t.sourceId), eb("content_hash", "=", t.contentHash)]),
-            ),
+          eb(
+            eb.refTuple("source_id", "content_hash"),
+            "in",
+            part.map((t) => eb.tuple(t.sourceId, t.contentHash)),
           ),
         )
         .executeTakeFirst();

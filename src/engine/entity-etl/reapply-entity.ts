@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import { sha256Hex } from "../hashing/content-hash.ts";
-import { type ApplyItem, applyEach } from "./apply-each.ts";
+import { type ApplyItem, applyAll } from "./apply-each.ts";
 import {
   DEFAULT_MAX_FAILURE_RATE,
   type EtlFailure,
@@ -10,19 +10,18 @@ import {
   etlTotals,
   etlVerdict,
 } from "./etl-tally.ts";
-import type { Applier, EtlContext, EtlTuning } from "./etl-types.ts";
+import type { EtlAppliers, EtlContext, EtlTuning } from "./etl-types.ts";
 import type { Ledger } from "./ledger.ts";
 import type { LedgerRow } from "./ledger-table.ts";
 import { mapBounded } from "./map-bounded.ts";
 import { RawStore } from "./raw-store.ts";
 
 /** What `reapplyEntity` needs. */
-export interface ReapplyOptions<N, DB> extends EtlTuning {
+export interface ReapplyOptions<N, DB> extends EtlTuning, EtlAppliers<N, DB> {
   ctx: EtlContext;
   source: string;
   entity: string;
   ledger: Ledger;
-  apply: Applier<N, DB>;
   applyVersion: number;
   /** Turns the stored canonical JSON back into the document `apply` expects (default JSON.parse). */
   parse?: (text: string) => N;
@@ -71,26 +70,39 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
   const cap = Math.min(pending, ctx.limit ?? pending);
   const progress = ctx.progress(`${source} ${entity} reapply`, cap);
   let seen = 0;
-  let after: string | undefined;
+  // The next page (ledger rows and raw documents) is read while the current one commits.
+  let next = readPage(undefined, cap);
   try {
-    while (seen < cap) {
+    for (;;) {
       ctx.signal.throwIfAborted();
-      const rows = await ledger.pendingReapply(source, entity, applyVersion, {
-        after,
-        limit: Math.min(batchSize, cap - seen),
-      });
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1]?.source_id;
-      seen += rows.length;
-      const items = (await mapBounded(rows, concurrency, (row) => readItem(row))).filter(
-        (it): it is ApplyItem<N> => it !== undefined,
-      );
-      if (ctx.dryRun) tally.add("would_apply", items.length);
-      else if (items.length > 0) await commitBatch(items);
-      progress.tick(rows.length);
+      const page = await next;
+      if (page === undefined) break;
+      seen += page.rows.length;
+      next = readPage(page.rows[page.rows.length - 1]?.source_id, cap - seen);
+      if (ctx.dryRun) tally.add("would_apply", page.items.length);
+      else if (page.items.length > 0) await commitBatch(page.items);
+      progress.tick(page.rows.length);
     }
   } finally {
     progress.stop();
+    // A page read ahead is not used once the run stops; let it settle before reporting.
+    await next.catch(() => undefined);
+  }
+
+  async function readPage(
+    after: string | undefined,
+    left: number,
+  ): Promise<{ rows: LedgerRow[]; items: ApplyItem<N>[] } | undefined> {
+    if (left <= 0) return undefined;
+    const rows = await ledger.pendingReapply(source, entity, applyVersion, {
+      after,
+      limit: Math.min(batchSize, left),
+    });
+    if (rows.length === 0) return undefined;
+    const items = (await mapBounded(rows, concurrency, (row) => readItem(row))).filter(
+      (it): it is ApplyItem<N> => it !== undefined,
+    );
+    return { rows, items };
   }
 
   async function readItem(row: LedgerRow): Promise<ApplyItem<N> | undefined> {
@@ -114,7 +126,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
 
   async function commitBatch(items: ApplyItem<N>[]): Promise<void> {
     const outcome = await ctx.commit(async (tx: Transaction<DB>) => {
-      const done = await applyEach(tx, items, opts.apply, ctx.signal);
+      const done = await applyAll(tx, items, opts, ctx.signal);
       await ledger.within(tx).markApplied(
         source,
         entity,

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import { contentHash } from "../hashing/content-hash.ts";
-import { type ApplyItem, applyEach } from "./apply-each.ts";
+import { type ApplyItem, applyAll } from "./apply-each.ts";
 import { collectTargets } from "./collect-targets.ts";
 import {
   DEFAULT_MAX_FAILURE_RATE,
@@ -11,14 +11,14 @@ import {
   etlTotals,
   etlVerdict,
 } from "./etl-tally.ts";
-import type { Applier, EtlContext, EtlTuning, TargetSource } from "./etl-types.ts";
+import type { EtlAppliers, EtlContext, EtlTuning, TargetSource } from "./etl-types.ts";
 import type { Ledger, LedgerUpsert } from "./ledger.ts";
 import { mapBounded } from "./map-bounded.ts";
 import { checkRawSegment, rawSegmentProblem } from "./raw-key.ts";
 import { type RawPutResult, RawStore } from "./raw-store.ts";
 
 /** What `runEntityEtl` needs: the seed's `run_entity_etl` arguments, typed. */
-export interface EntityEtlOptions<R, N, DB> extends EtlTuning {
+export interface EntityEtlOptions<R, N, DB> extends EtlTuning, EtlAppliers<N, DB> {
   ctx: EtlContext;
   /** `source=` of the raw key and the ledger, e.g. the API's name. */
   source: string;
@@ -29,7 +29,6 @@ export interface EntityEtlOptions<R, N, DB> extends EtlTuning {
   fetch(target: string, signal: AbortSignal): Promise<R | undefined>;
   /** The document to hash and store: stable key order and values, no fetch-time metadata. */
   normalize(raw: R, target: string): N | Promise<N>;
-  apply: Applier<N, DB>;
   /** Bump it when the apply's output changes: rows applied by another version are applied again. */
   applyVersion: number;
   ledger: Ledger;
@@ -179,7 +178,7 @@ export async function runEntityEtl<R, N, DB>(
     const result = await ctx.commit(async (tx: Transaction<DB>) => {
       const inTx = ledger.within(tx);
       const upserted = await inTx.batchUpsert(source, entity, upserts);
-      const outcome = await applyEach(tx, work, opts.apply, ctx.signal);
+      const outcome = await applyAll(tx, work, opts, ctx.signal);
       await inTx.markApplied(source, entity, outcome.applied.map(appliedTarget), applyVersion);
       return { upserted, outcome };
     });
