@@ -1,0 +1,157 @@
+// One measured phase of bench/rakuten.ts, in its own process so that its peak RSS is its own:
+// `floor` (a bare fetch loop over the item codes) or `job` (one run of a rakuten job type through
+// the engine's runner). Prints one JSON line: {ms, rssMb, ...}.
+import type { JobContext, PipelineDefinition } from "../src/engine/index.ts";
+import { Registry } from "../src/engine/registry/registry.ts";
+import { executeRun } from "../src/engine/runs/job-runner.ts";
+import { openRuntime } from "../src/engine/runtime/open-runtime.ts";
+import { loadConfig } from "../src/infra/config/load-config.ts";
+import { silentLogger } from "../src/infra/logging/logger.ts";
+import { endpointPath } from "../src/pipelines/rakuten/client/endpoints.ts";
+import { FakeCatalogue } from "../src/pipelines/rakuten/fake/catalogue.ts";
+import { rakutenPipeline } from "../src/pipelines/rakuten/index.ts";
+import { CountingBlobStore } from "../src/testing/entity-etl/counting-blob-store.ts";
+
+/** What the parent passes (JSON in argv[2]). */
+export interface PhaseInput {
+  phase: "floor" | "job";
+  url: string;
+  items: number;
+  concurrency: number;
+  appId: string;
+  accessKey: string;
+  /** job only */
+  dataDir?: string;
+  dbPath?: string;
+  jobType?: string;
+  params?: Record<string, unknown>;
+  /** Put the catalogue's item codes in params.item_codes (the first `codeLimit` of them). */
+  withItemCodes?: boolean;
+  codeLimit?: number;
+  rps?: number;
+  /**
+   * Raise the client's request rate past the settings' ceiling (the load scenario: the fake has
+   * no limit); the shared bucket in the database is still taken before every request.
+   */
+  rpsOverride?: number;
+  /** Run the job again and again until SIGTERM (the rate-limit scenario). */
+  repeat?: boolean;
+}
+
+const input = JSON.parse(process.argv[2] ?? "{}") as PhaseInput;
+// BENCH_SQL_PROFILE=1: time every SQLite statement (see rakuten-sql-profile.ts).
+if (process.env.BENCH_SQL_PROFILE) (await import("./rakuten-sql-profile.ts")).installSqlProfile();
+const rss = () => process.resourceUsage().maxRSS / 1024;
+/** CPU time (user + system, all threads) spent since `start`: robust to a busy machine. */
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+};
+
+/** The pipeline, its jobs seeing `requestsPerSecond = rps` when given. */
+function withRate(rps: number | undefined): PipelineDefinition {
+  if (rps === undefined) return rakutenPipeline;
+  return {
+    ...rakutenPipeline,
+    jobTypes: rakutenPipeline.jobTypes.map((j) => ({
+      ...j,
+      run: (ctx: JobContext, params: unknown) =>
+        j.run(
+          { ...ctx, settings: { ...(ctx.settings as object), requestsPerSecond: rps } },
+          params,
+        ),
+    })),
+  } as PipelineDefinition;
+}
+
+/** The same requests the item job makes, with nothing done with the answers. */
+async function floor(codes: string[]): Promise<Record<string, unknown>> {
+  const path = endpointPath("item", "openapi");
+  let next = 0;
+  let ok = 0;
+  const worker = async () => {
+    while (next < codes.length) {
+      const code = codes[next++]!;
+      const url = new URL(`${input.url}/${path.replace(/^\/+/, "")}`);
+      for (const [k, v] of Object.entries({
+        itemCode: code,
+        hits: "1",
+        applicationId: input.appId,
+        accessKey: input.accessKey,
+        format: "json",
+        formatVersion: "2",
+      }))
+        url.searchParams.append(k, v);
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) ok++;
+    }
+  };
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  await Promise.all(Array.from({ length: input.concurrency }, worker));
+  return { ms: performance.now() - t, cpuMs: cpuMsSince(cpu), ok };
+}
+
+async function job(codes: string[]): Promise<Record<string, unknown>> {
+  const config = loadConfig({
+    cwd: input.dataDir!,
+    env: {
+      TIDEMARK_DATA_DIR: input.dataDir!,
+      TIDEMARK_DATABASE_URL: `sqlite:${input.dbPath!}`,
+      TIDEMARK_LOG_LEVEL: "silent",
+    },
+  });
+  const pipelines = {
+    ...config.pipelines,
+    rakuten: { base_url: input.url, requests_per_second: input.rps ?? 100, use_env: false },
+  };
+  const base = await openRuntime({
+    config: { ...config, pipelines },
+    registry: new Registry([withRate(input.rpsOverride)]),
+    logger: silentLogger(),
+  });
+  const blobs = new CountingBlobStore(base.blobs);
+  const rt = {
+    ...base,
+    blobs,
+    environ: { RAKUTEN_APPLICATION_ID: input.appId, RAKUTEN_ACCESS_KEY: input.accessKey },
+  };
+  const itemCodes = codes.slice(0, input.codeLimit ?? codes.length);
+  const params = { ...input.params, ...(input.withItemCodes ? { item_codes: itemCodes } : {}) };
+  const stop = new AbortController();
+  process.once("SIGTERM", () => stop.abort());
+  try {
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    let runs = 0;
+    let report: Awaited<ReturnType<typeof executeRun>>;
+    do {
+      report = await executeRun(rt, {
+        jobName: `bench-${input.jobType!.replace(".", "-")}`,
+        jobType: input.jobType!,
+        params,
+        signal: stop.signal,
+      });
+      runs++;
+    } while (input.repeat && !stop.signal.aborted);
+    const ms = performance.now() - t;
+    const cpuMs = cpuMsSince(cpu);
+    const { failures: _f, ...summary } = report.summary as Record<string, unknown>;
+    return {
+      ms,
+      cpuMs,
+      runs,
+      status: report.status,
+      error: report.error,
+      summary,
+      blobPuts: blobs.rawPuts.length,
+    };
+  } finally {
+    await base.close();
+  }
+}
+
+const codes = new FakeCatalogue({ size: input.items }).itemCodes();
+const out = input.phase === "floor" ? await floor(codes) : await job(codes);
+process.stdout.write(`${JSON.stringify({ ...out, rssMb: rss() })}\n`);

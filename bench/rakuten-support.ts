@@ -1,0 +1,127 @@
+/**
+ * Helpers of bench/rakuten.ts: running one phase in a child process, and counting row writes
+ * of the domain tables with SQLite triggers (so "0 domain writes" is counted, not assumed).
+ */
+import { spawn } from "node:child_process";
+import Database from "better-sqlite3";
+import type { PhaseInput } from "./rakuten-child.ts";
+
+/** Runs bench/rakuten-child.ts with `input`; resolves its JSON line. `onSpawn` gets the child. */
+export function runPhase(
+  input: PhaseInput,
+  onSpawn?: (child: ReturnType<typeof spawn>) => void,
+): Promise<Record<string, unknown> & { ms: number; rssMb: number }> {
+  const script = new URL("./rakuten-child.ts", import.meta.url).pathname;
+  return new Promise((resolve, reject) => {
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of every phase, to find where the time goes.
+    const prof = process.env.BENCH_CPU_PROF;
+    const flags = prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : [];
+    const child = spawn(
+      process.execPath,
+      [...flags, "--import", "tsx", script, JSON.stringify(input)],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    onSpawn?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (process.env.BENCH_SQL_PROFILE)
+        process.stdout.write(stderr.replace(/^npm warn.*\n/gm, ""));
+      const line = stdout.trim().split("\n").pop() ?? "";
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        reject(
+          new Error(
+            `phase ${input.phase} ${input.jobType ?? ""} exit ${code}: ${stderr || stdout}`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+/** The item job's domain tables (apl_* on SQLite) and the ledger. */
+export const DOMAIN_TABLES = [
+  "apl_item",
+  "apl_item_image",
+  "apl_item_tag",
+  "apl_market_snapshot",
+  "apl_review_snapshot",
+  "apl_shop",
+];
+export const LEDGER_TABLE = "apl_staging";
+
+/** Installs insert/update/delete triggers counting row writes per table into bench_writes. */
+export function installWriteCounters(dbPath: string): void {
+  const db = new Database(dbPath);
+  try {
+    db.exec("create table if not exists bench_writes (tbl text primary key, n integer not null)");
+    for (const t of [...DOMAIN_TABLES, LEDGER_TABLE]) {
+      db.prepare("insert or replace into bench_writes (tbl, n) values (?, 0)").run(t);
+      for (const op of ["insert", "update", "delete"]) {
+        db.exec(`create trigger if not exists bench_${t}_${op} after ${op} on ${t}
+          begin update bench_writes set n = n + 1 where tbl = '${t}'; end`);
+      }
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads and zeroes the counters: {domain, ledger, byTable}. */
+export function takeWriteCounts(dbPath: string): {
+  domain: number;
+  ledger: number;
+  byTable: Record<string, number>;
+} {
+  const db = new Database(dbPath);
+  try {
+    const rows = db.prepare("select tbl, n from bench_writes").all() as Array<{
+      tbl: string;
+      n: number;
+    }>;
+    db.exec("update bench_writes set n = 0");
+    const byTable = Object.fromEntries(rows.map((r) => [r.tbl, r.n]));
+    const domain = DOMAIN_TABLES.reduce((s, t) => s + (byTable[t] ?? 0), 0);
+    return { domain, ledger: byTable[LEDGER_TABLE] ?? 0, byTable };
+  } finally {
+    db.close();
+  }
+}
+
+/** Drops the counting triggers (the reapply phase is timed without them). */
+export function dropWriteCounters(dbPath: string): void {
+  const db = new Database(dbPath);
+  try {
+    for (const t of [...DOMAIN_TABLES, LEDGER_TABLE]) {
+      for (const op of ["insert", "update", "delete"])
+        db.exec(`drop trigger if exists bench_${t}_${op}`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Simulates an apply-version bump: every applied item row now carries the previous version. */
+export function bumpItemApplyVersion(dbPath: string): number {
+  const db = new Database(dbPath);
+  try {
+    return db
+      .prepare(
+        "update apl_staging set applied_version = applied_version - 1 where entity = 'item' and applied_version is not null",
+      )
+      .run().changes;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,319 @@
+// Rakuten pipeline benchmark (issue 15). Scenario 1: 100,000 items through `rakuten.item`
+// against the API fake with its rate limit off — first load, unchanged re-run, re-run with 1% of
+// the items changed, and `rakuten.reapply item` after an apply-version bump — each in its own
+// process (items/s, peak RSS, API calls, blob puts, domain and ledger row writes counted by
+// SQLite triggers), next to the floor: a bare loop fetching the same items from the same fake at
+// the same concurrency. Scenario 2: the fake enforcing 1 request/second, `rakuten.ranking` and
+// `rakuten.item` in two processes for 60 s: calls answered 429 and the share of the allowed rate.
+//
+//   npm run bench:rakuten [-- --items N] [--concurrency C] [--rps R] [--rate-seconds S]
+//                         [--skip-rate] [--skip-load] [--keep]
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { endpointPath } from "../src/pipelines/rakuten/client/endpoints.ts";
+import {
+  FAKE_ACCESS_KEY,
+  FAKE_APPLICATION_ID,
+  startRakutenFake,
+} from "../src/pipelines/rakuten/fake/start-rakuten-fake.ts";
+import type { PhaseInput } from "./rakuten-child.ts";
+import {
+  bumpItemApplyVersion,
+  dropWriteCounters,
+  installWriteCounters,
+  runPhase,
+  takeWriteCounts,
+} from "./rakuten-support.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const num = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ITEMS = num("--items", 100_000);
+const CONCURRENCY = num("--concurrency", 8);
+/** Client-side rate of the load scenario (the fake's limit is off, so is ours in effect). */
+const RPS = num("--rps", 1_000_000);
+const RATE_SECONDS = num("--rate-seconds", 60);
+
+const work = mkdtempSync(path.join(tmpdir(), "tidemark-bench-rakuten-"));
+const fmt = (n: number) => Math.round(n).toLocaleString("en");
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+interface Phase {
+  label: string;
+  ms: number;
+  cpuMs: number;
+  floorCpuMs: number | undefined;
+  rssMb: number;
+  apiCalls: number;
+  blobPuts: number | undefined;
+  domainWrites: number | undefined;
+  ledgerWrites: number | undefined;
+  floorMs: number | undefined;
+  status: string;
+}
+
+function line(p: Phase, items: number): string {
+  const ratio = p.floorMs === undefined ? "-" : (p.ms / p.floorMs).toFixed(2);
+  const cpuRatio = p.floorCpuMs === undefined ? "-" : (p.cpuMs / p.floorCpuMs).toFixed(2);
+  const w = (n: number | undefined) => (n === undefined ? "-" : fmt(n));
+  return [
+    p.label.padEnd(22),
+    secs(p.ms).padStart(8),
+    fmt(items / (p.ms / 1000)).padStart(9),
+    `${p.rssMb.toFixed(0)} MB`.padStart(8),
+    fmt(p.apiCalls).padStart(9),
+    w(p.blobPuts).padStart(9),
+    w(p.domainWrites).padStart(13),
+    w(p.ledgerWrites).padStart(13),
+    ratio.padStart(12),
+    `${((p.cpuMs * 1000) / items).toFixed(0)} µs`.padStart(10),
+    cpuRatio.padStart(10),
+    `  ${p.status}`,
+  ].join(" ");
+}
+
+async function loadScenario(): Promise<void> {
+  console.log(
+    `\nScenario 1: ${fmt(ITEMS)} items through rakuten.item (fake rate limit off, concurrency ${CONCURRENCY}, client rate ${RPS}/s)`,
+  );
+  const api = await startRakutenFake({
+    size: ITEMS,
+    knobs: { rateLimit: false },
+    recordRequests: false,
+  });
+  const dataDir = path.join(work, "data");
+  mkdirSync(dataDir, { recursive: true });
+  const dbPath = path.join(work, "tidemark.db");
+  const common = {
+    url: api.url,
+    items: ITEMS,
+    concurrency: CONCURRENCY,
+    appId: FAKE_APPLICATION_ID,
+    accessKey: FAKE_ACCESS_KEY,
+  };
+  const job = (
+    jobType: string,
+    params: Record<string, unknown>,
+    withItemCodes: boolean,
+  ): PhaseInput => ({
+    ...common,
+    phase: "job",
+    dataDir,
+    dbPath,
+    jobType,
+    params,
+    withItemCodes,
+    rpsOverride: RPS,
+  });
+  const measure = async (label: string, input: PhaseInput) => {
+    api.fake.resetStats();
+    const r = await runPhase(input);
+    const calls = api.fake.stats.calls;
+    const s = (r.summary ?? {}) as Record<string, unknown>;
+    console.log(
+      `  ${label}: ${secs(r.ms)} (CPU ${secs(Number(r.cpuMs))}), ${r.status ?? `ok ${r.ok}`}${r.error ? ` (${r.error})` : ""}${input.phase === "job" ? `, summary ${JSON.stringify(s)}` : ""}`,
+    );
+    return { r, calls };
+  };
+  const floor = async (label: string) => {
+    const { r } = await measure(label, { ...common, phase: "floor" });
+    return { ms: r.ms, cpuMs: Number(r.cpuMs) };
+  };
+  const phases: Phase[] = [];
+  const itemParams = { concurrency: CONCURRENCY };
+  try {
+    const floor1 = await floor("floor (bare fetch loop)");
+    let m = await measure("first load", job("rakuten.item", itemParams, true));
+    phases.push({
+      label: "first load",
+      ms: m.r.ms,
+      cpuMs: Number(m.r.cpuMs),
+      rssMb: m.r.rssMb,
+      apiCalls: m.calls,
+      blobPuts: m.r.blobPuts as number,
+      domainWrites: undefined,
+      ledgerWrites: undefined,
+      floorMs: floor1.ms,
+      floorCpuMs: floor1.cpuMs,
+      status: String(m.r.status),
+    });
+
+    const floor2 = await floor("floor (bare fetch loop)");
+    installWriteCounters(dbPath);
+    m = await measure("unchanged re-run", job("rakuten.item", itemParams, true));
+    let w = takeWriteCounts(dbPath);
+    phases.push({
+      label: "unchanged re-run",
+      ms: m.r.ms,
+      cpuMs: Number(m.r.cpuMs),
+      rssMb: m.r.rssMb,
+      apiCalls: m.calls,
+      blobPuts: m.r.blobPuts as number,
+      domainWrites: w.domain,
+      ledgerWrites: w.ledger,
+      floorMs: floor2.ms,
+      floorCpuMs: floor2.cpuMs,
+      status: String(m.r.status),
+    });
+
+    const changed = api.fake.catalogue.changePrices(Math.ceil(ITEMS / 100)).length;
+    const floor3 = await floor("floor (bare fetch loop)");
+    m = await measure(`1% changed (${fmt(changed)})`, job("rakuten.item", itemParams, true));
+    w = takeWriteCounts(dbPath);
+    console.log(`    row writes by table: ${JSON.stringify(w.byTable)}`);
+    phases.push({
+      label: "1% changed re-run",
+      ms: m.r.ms,
+      cpuMs: Number(m.r.cpuMs),
+      rssMb: m.r.rssMb,
+      apiCalls: m.calls,
+      blobPuts: m.r.blobPuts as number,
+      domainWrites: w.domain,
+      ledgerWrites: w.ledger,
+      floorMs: floor3.ms,
+      floorCpuMs: floor3.cpuMs,
+      status: String(m.r.status),
+    });
+
+    dropWriteCounters(dbPath);
+    const bumped = bumpItemApplyVersion(dbPath);
+    console.log(
+      `  apply-version bump simulated: ${fmt(bumped)} item rows now carry the previous version`,
+    );
+    m = await measure(
+      "reapply after bump",
+      job("rakuten.reapply", { entity: "item", concurrency: CONCURRENCY }, false),
+    );
+    phases.push({
+      label: "reapply after bump",
+      ms: m.r.ms,
+      cpuMs: Number(m.r.cpuMs),
+      rssMb: m.r.rssMb,
+      apiCalls: m.calls,
+      blobPuts: m.r.blobPuts as number,
+      domainWrites: undefined,
+      ledgerWrites: undefined,
+      floorMs: undefined,
+      floorCpuMs: undefined,
+      status: String(m.r.status),
+    });
+  } finally {
+    await api.close();
+  }
+
+  console.log(
+    "\n  phase                      time   items/s  peak RSS  API calls blob puts domain writes ledger writes Tidemark/floor  CPU/item  CPU ratio",
+  );
+  for (const p of phases) console.log(`  ${line(p, ITEMS)}`);
+  const [first, unchanged, , reapply] = phases;
+  const verdict = (ok: boolean) => (ok ? "OK" : "MISSED");
+  console.log("\n  Targets");
+  if (first) {
+    console.log(
+      `    (CPU time per item, robust to a busy machine: first load ${(first.cpuMs / first.floorCpuMs!).toFixed(2)}x the floor's, unchanged ${(phases[1] ? phases[1].cpuMs / phases[1].floorCpuMs! : Number.NaN).toFixed(2)}x)`,
+    );
+    console.log(
+      `    first load <= 2x floor: ${(first.ms / first.floorMs!).toFixed(2)}x ${verdict(first.ms <= 2 * first.floorMs!)}`,
+    );
+  }
+  if (unchanged) {
+    const rate = ITEMS / (unchanged.ms / 1000);
+    console.log(
+      `    unchanged re-run <= 1.2x floor: ${(unchanged.ms / unchanged.floorMs!).toFixed(2)}x ${verdict(unchanged.ms <= 1.2 * unchanged.floorMs!)}; >= 5,000 items/s: ${fmt(rate)} ${verdict(rate >= 5000)}`,
+    );
+    console.log(
+      `    unchanged re-run: ${unchanged.blobPuts} blob puts, ${unchanged.domainWrites} domain row writes ${verdict(unchanged.blobPuts === 0 && unchanged.domainWrites === 0)}`,
+    );
+  }
+  if (reapply) {
+    const rate = ITEMS / (reapply.ms / 1000);
+    console.log(
+      `    reapply >= 20,000 items/s: ${fmt(rate)} ${verdict(rate >= 20_000)} (${reapply.apiCalls} API calls)`,
+    );
+  }
+  const peak = Math.max(...phases.map((p) => p.rssMb));
+  console.log(`    peak RSS <= 300 MB: ${peak.toFixed(0)} MB ${verdict(peak <= 300)}`);
+}
+
+async function rateScenario(): Promise<void> {
+  console.log(
+    `\nScenario 2: fake enforcing 1 request/second; rakuten.ranking and rakuten.item in two processes for ${RATE_SECONDS} s`,
+  );
+  const size = 2000;
+  const api = await startRakutenFake({ size, knobs: { rateLimit: true, requestsPerSecond: 1 } });
+  const dataDir = path.join(work, "rate-data");
+  mkdirSync(dataDir, { recursive: true });
+  const base = {
+    url: api.url,
+    items: size,
+    concurrency: 4,
+    appId: FAKE_APPLICATION_ID,
+    accessKey: FAKE_ACCESS_KEY,
+    phase: "job" as const,
+    dataDir,
+    dbPath: path.join(work, "rate.db"),
+    rps: 1,
+  };
+  const genres = [...api.fake.catalogue.genres.keys()];
+  const children: Array<ReturnType<typeof import("node:child_process").spawn>> = [];
+  const itemPath = endpointPath("item", "openapi");
+  try {
+    const ranking = runPhase(
+      {
+        ...base,
+        jobType: "rakuten.ranking",
+        params: { genre_ids: genres, concurrency: 4 },
+        repeat: true,
+      },
+      (c) => children.push(c),
+    );
+    // The first process migrates the database; the second starts once it is calling the API.
+    while (api.server.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    const item = runPhase(
+      {
+        ...base,
+        jobType: "rakuten.item",
+        params: { concurrency: 4 },
+        withItemCodes: true,
+        codeLimit: 1000,
+        repeat: true,
+      },
+      (c) => children.push(c),
+    );
+    while (!api.server.requests.some((r) => r.path.endsWith(itemPath)))
+      await new Promise((r) => setTimeout(r, 50));
+    const start = api.server.requests.find((r) => r.path.endsWith(itemPath))!.receivedAt;
+    await new Promise((r) => setTimeout(r, RATE_SECONDS * 1000 + 500));
+    const inWindow = api.server.requests.filter(
+      (r) => r.receivedAt >= start && r.receivedAt < start + RATE_SECONDS * 1000,
+    );
+    const rejected = api.fake.stats.rateLimited + api.fake.stats.burst429;
+    for (const c of children) c.kill("SIGTERM");
+    await Promise.allSettled([ranking, item]);
+    const itemCalls = inWindow.filter((r) => r.path.endsWith(itemPath)).length;
+    const answered = inWindow.length - rejected;
+    const allowed = RATE_SECONDS * 1;
+    console.log(
+      `  calls in the ${RATE_SECONDS} s window: ${inWindow.length} (ranking ${inWindow.length - itemCalls}, item ${itemCalls}); answered 429: ${rejected} (target 0: ${rejected === 0 ? "OK" : "MISSED"})`,
+    );
+    console.log(
+      `  use of the allowed rate: ${answered} of ${allowed} = ${((answered / allowed) * 100).toFixed(1)}% (target >= 95%: ${answered >= 0.95 * allowed ? "OK" : "MISSED"})`,
+    );
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    await api.close();
+  }
+}
+
+console.log(`Rakuten benchmark in ${work}`);
+try {
+  if (!flag("--skip-load")) await loadScenario();
+  if (!flag("--skip-rate")) await rateScenario();
+} finally {
+  if (!flag("--keep")) rmSync(work, { recursive: true, force: true });
+  else console.log(`kept ${work}`);
+}

@@ -1,0 +1,195 @@
+import type { z } from "zod";
+import {
+  HttpClient,
+  type HttpRequestEvent,
+  type Logger,
+  parseJsonBody,
+  type QueryParams,
+  type RetryPolicyOptions,
+  type SharedTokenLimiter,
+} from "../../../engine/index.ts";
+import type { RakutenSettings } from "../settings.ts";
+import { type RakutenCredentials, rateLimitKey } from "./credentials.ts";
+import { API_VERSIONS, endpointPath, type RakutenApi } from "./endpoints.ts";
+import { isNotFound, parseRakutenError, RakutenApiError, RakutenNotFoundError } from "./errors.ts";
+import type {
+  FetchMeta,
+  RakutenGenreRaw,
+  RakutenItemRaw,
+  RakutenRankingRaw,
+  RakutenTagRaw,
+} from "./raw-types.ts";
+import { genreSearchSchema, itemSearchSchema, rankingSchema, tagSearchSchema } from "./schemas.ts";
+
+/** Construction options of RakutenClient. */
+export interface RakutenClientOptions {
+  settings: RakutenSettings;
+  credentials: RakutenCredentials;
+  logger: Logger;
+  /**
+   * The limit shared by every process using this application id (the engine's
+   * SharedRateLimiter on the run's database). Without one, or with `rate_limit_scope:
+   * process`, only this client is paced.
+   */
+  limiter?: SharedTokenLimiter;
+  /** Overrides of the retry policy (tests shorten the backoff). */
+  retry?: RetryPolicyOptions;
+  /** Requests in flight at once (default 8); the rate limit applies on top. */
+  concurrency?: number;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+/** Counters of one client: attempts sent, answered 429, answered 5xx. */
+export interface RakutenClientStats {
+  requests: number;
+  rateLimited: number;
+  serverErrors: number;
+}
+
+/** 4xx answers other than 429/408 come back to the client, which reads their error body. */
+const acceptForErrorBody = (s: number): boolean =>
+  (s >= 200 && s < 300) || (s >= 400 && s < 500 && s !== 429 && s !== 408);
+
+/**
+ * Rakuten Ichiba Web Service client: Item Search by item code, Ranking, Genre Search and Tag
+ * Search. Every answer is validated and typed at the boundary (both formatVersions, numbers
+ * sent as strings, `Items` absent), 429/5xx are retried with backoff honouring Retry-After, and
+ * one token of the application id's shared bucket is taken before every attempt.
+ */
+export class RakutenClient {
+  readonly stats: RakutenClientStats = { requests: 0, rateLimited: 0, serverErrors: 0 };
+  readonly #settings: RakutenSettings;
+  readonly #credentials: RakutenCredentials;
+  readonly #http: HttpClient;
+  readonly #now: () => Date;
+
+  constructor(options: RakutenClientOptions) {
+    const { settings, credentials } = options;
+    const limiter = settings.rateLimitScope === "shared" ? options.limiter : undefined;
+    this.#settings = settings;
+    this.#credentials = credentials;
+    this.#now = options.now ?? (() => new Date());
+    const headers: Record<string, string> = {};
+    if (settings.accessKeyIn === "bearer" && credentials.accessKey !== undefined) {
+      headers.authorization = `Bearer ${credentials.accessKey}`;
+    }
+    if (settings.referer !== undefined) {
+      headers.referer = settings.referer;
+      headers.origin = new URL(settings.referer).origin;
+    }
+    const rps = settings.requestsPerSecond;
+    this.#http = new HttpClient({
+      baseUrl: settings.baseUrl,
+      timeoutMs: settings.requestTimeoutMs,
+      retry: { maxAttempts: settings.retryMaxAttempts, ...options.retry },
+      // With a shared bucket, the bucket paces; this client only caps its own concurrency.
+      rateLimit: limiter
+        ? { concurrency: options.concurrency ?? 8 }
+        : { requestsPerSecond: rps, burst: 1, concurrency: options.concurrency ?? 8 },
+      sharedLimit: limiter
+        ? { limiter, key: rateLimitKey(credentials.applicationId), ratePerSecond: rps, burst: 1 }
+        : undefined,
+      headers,
+      logger: options.logger,
+      userAgent: "tidemark-rakuten/0.1",
+      fetch: options.fetch,
+      onRequest: (e) => this.#count(e),
+    });
+  }
+
+  /** Item Search by `itemCode` (`shop:1234`); undefined when Rakuten no longer has the item. */
+  async searchItemByCode(
+    itemCode: string,
+    signal?: AbortSignal,
+  ): Promise<RakutenItemRaw | undefined> {
+    const { body, meta } = await this.#get("item", { itemCode, hits: 1 }, itemSearchSchema, signal);
+    if (body.Items.length === 0) return undefined;
+    const item = body.Items.find((i) => i.itemCode === itemCode);
+    // Never file another item's content under this code.
+    if (item === undefined) {
+      const got = body.Items.map((i) => i.itemCode).join(", ");
+      throw new Error(`Rakuten item search for ${itemCode} answered other items: ${got}`);
+    }
+    return { ...item, ...meta };
+  }
+
+  /** The realtime ranking of a genre (0 = all genres), first page (30 items) in rank order. */
+  async ranking(genreId: number, signal?: AbortSignal): Promise<RakutenRankingRaw> {
+    const query = genreId === 0 ? {} : { genreId };
+    const { body, meta } = await this.#get("ranking", query, rankingSchema, signal);
+    return {
+      genreId,
+      title: body.title,
+      lastBuildDate: body.lastBuildDate,
+      Items: body.Items,
+      ...meta,
+    };
+  }
+
+  /** Genre Search: the genre with its parents, brothers and children (0 = the root). */
+  async genre(genreId: number, signal?: AbortSignal): Promise<RakutenGenreRaw> {
+    const { body, meta } = await this.#get("genre", { genreId }, genreSearchSchema, signal);
+    return { ...body, ...meta };
+  }
+
+  /** Tag Search for one tag id; undefined when no group holds the tag. */
+  async tag(tagId: number, signal?: AbortSignal): Promise<RakutenTagRaw | undefined> {
+    const { body, meta } = await this.#get("tag", { tagId }, tagSearchSchema, signal);
+    const found = body.tagGroups.some((g) => g.tags.some((t) => t.tagId === tagId));
+    return found ? { tagId, tagGroups: body.tagGroups, ...meta } : undefined;
+  }
+
+  async #get<S extends z.ZodType>(
+    api: RakutenApi,
+    params: QueryParams,
+    schema: S,
+    signal: AbortSignal | undefined,
+  ): Promise<{ body: z.output<S>; meta: FetchMeta }> {
+    const what = `${api} ${JSON.stringify(params)}`;
+    const url = this.#http.resolveUrl(endpointPath(api, this.#settings.hostStyle), {
+      ...params,
+      ...this.#authQuery(),
+      format: "json",
+      formatVersion: this.#settings.formatVersion,
+    });
+    const res = await this.#http.request(url.href, { signal, acceptStatus: acceptForErrorBody });
+    // A 200 never carries an error body in practice; the substring test keeps that check cheap.
+    const info =
+      res.status >= 400 || res.bodyText.includes('"error')
+        ? parseRakutenError(res.bodyText)
+        : undefined;
+    if (res.status >= 400 || info !== undefined) {
+      const status = res.status >= 400 ? res.status : 400;
+      if (isNotFound(status, info)) throw new RakutenNotFoundError(status, info, what);
+      throw new RakutenApiError(status, info, what);
+    }
+    const body = parseJsonBody(res.bodyText, res.headers, schema, {
+      method: "GET",
+      url: endpointPath(api, this.#settings.hostStyle),
+      status: res.status,
+      attempts: res.attempts,
+    });
+    const meta: FetchMeta = {
+      fetched_at: this.#now().toISOString(),
+      api_version: API_VERSIONS[api],
+      http_status: res.status,
+    };
+    return { body, meta };
+  }
+
+  #authQuery(): QueryParams {
+    const c = this.#credentials;
+    return {
+      applicationId: c.applicationId,
+      accessKey: this.#settings.accessKeyIn === "query" ? c.accessKey : undefined,
+      affiliateId: c.affiliateId,
+    };
+  }
+
+  #count(e: HttpRequestEvent): void {
+    this.stats.requests++;
+    if (e.status === 429) this.stats.rateLimited++;
+    if (e.status !== undefined && e.status >= 500) this.stats.serverErrors++;
+  }
+}

@@ -1,0 +1,168 @@
+import type { Kysely } from "kysely";
+import { type CliServices, formatTable, NotFoundError, typed } from "../../../engine/index.ts";
+import { cosineSimilarity, parseVector } from "../embeddings/cosine.ts";
+import type { RakutenTables } from "../tables.ts";
+
+/** Embeddings scanned per query: memory stays flat however many items there are. */
+const SCAN_PAGE = 2000;
+
+/** One neighbour of `rakuten similar`. */
+export interface SimilarItem {
+  rank: number;
+  item_code: string;
+  similarity: number;
+  item_name: string | null;
+  item_price: number | null;
+}
+
+/** What `rakuten similar` found. */
+export interface SimilarResult {
+  item_code: string;
+  item_name: string | null;
+  model: string;
+  /** `lexical` for the built-in local model, else `semantic`. */
+  kind: "lexical" | "semantic";
+  compared: number;
+  items: SimilarItem[];
+}
+
+/**
+ * The `k` items whose embeddings (same model and length as the item's) have the highest
+ * cosine similarity to the item's. A NotFoundError (exit 2) when the item is unknown or not
+ * embedded yet.
+ */
+export async function findSimilar(
+  db: Kysely<RakutenTables>,
+  itemCode: string,
+  k: number,
+): Promise<SimilarResult> {
+  const item = await db
+    .selectFrom("apl.item")
+    .select("item_name")
+    .where("rakuten_item_code", "=", itemCode)
+    .executeTakeFirst();
+  const own = await db
+    .selectFrom("apl.item_embedding")
+    .select(["model", "dimensions", "vector"])
+    .where("item_code", "=", itemCode)
+    .executeTakeFirst();
+  if (own === undefined) {
+    throw new NotFoundError(
+      item === undefined
+        ? `unknown item ${JSON.stringify(itemCode)}: no such item code in apl.item`
+        : `item ${itemCode} has no embedding yet: run the rakuten.embedding-source and rakuten.embedding jobs`,
+    );
+  }
+  const { best, compared } = await scanNearest(db, own, itemCode, k);
+  const names = await itemNames(
+    db,
+    best.map((b) => b.code),
+  );
+  return {
+    item_code: itemCode,
+    item_name: item?.item_name ?? null,
+    model: own.model,
+    kind: own.model.startsWith("local-") ? "lexical" : "semantic",
+    compared,
+    items: best.map((b, i) => ({
+      rank: i + 1,
+      item_code: b.code,
+      similarity: Number(b.similarity.toFixed(6)),
+      item_name: names.get(b.code)?.item_name ?? null,
+      item_price: names.get(b.code)?.item_price ?? null,
+    })),
+  };
+}
+
+/** Scans the embeddings of the item's model and length page by page, keeping the best `k`. */
+async function scanNearest(
+  db: Kysely<RakutenTables>,
+  own: { model: string; dimensions: number; vector: string },
+  itemCode: string,
+  k: number,
+): Promise<{ best: Array<{ code: string; similarity: number }>; compared: number }> {
+  const target = parseVector(own.vector);
+  const best: Array<{ code: string; similarity: number }> = [];
+  let compared = 0;
+  let after = "";
+  for (;;) {
+    const page = await db
+      .selectFrom("apl.item_embedding")
+      .select(["item_code", "vector"])
+      .where("model", "=", own.model)
+      .where("dimensions", "=", own.dimensions)
+      .where("item_code", ">", after)
+      .orderBy("item_code")
+      .limit(SCAN_PAGE)
+      .execute();
+    if (page.length === 0) return { best, compared };
+    after = page[page.length - 1]!.item_code;
+    for (const row of page) {
+      if (row.item_code === itemCode) continue;
+      compared++;
+      const similarity = cosineSimilarity(target, parseVector(row.vector));
+      keepBest(best, k, { code: row.item_code, similarity });
+    }
+  }
+}
+
+/** Inserts `c` into the descending top-`k` list (ties by item code, for a stable order). */
+function keepBest(
+  best: Array<{ code: string; similarity: number }>,
+  k: number,
+  c: { code: string; similarity: number },
+): void {
+  if (best.length === k && c.similarity <= best[k - 1]!.similarity) return;
+  let i = best.length;
+  while (i > 0 && best[i - 1]!.similarity < c.similarity) i--;
+  best.splice(i, 0, c);
+  if (best.length > k) best.pop();
+}
+
+async function itemNames(db: Kysely<RakutenTables>, codes: string[]) {
+  if (codes.length === 0)
+    return new Map<string, { item_name: string | null; item_price: number | null }>();
+  const rows = await db
+    .selectFrom("apl.item")
+    .select(["rakuten_item_code", "item_name", "item_price"])
+    .where("rakuten_item_code", "in", codes)
+    .execute();
+  return new Map(rows.map((r) => [r.rakuten_item_code, r]));
+}
+
+/** `tidemark rakuten similar <itemCode> [-k 10] [--json]`. */
+export async function similarItemsCommand(
+  services: CliServices,
+  itemCode: string,
+  opts: { k: number; json: boolean },
+): Promise<void> {
+  const runtime = await services.runtime();
+  const result = await findSimilar(typed<RakutenTables>(runtime.db), itemCode, opts.k);
+  if (opts.json) {
+    services.print(JSON.stringify(result, null, 2));
+    return;
+  }
+  const note =
+    result.kind === "lexical"
+      ? " (lexical: shared character sequences of the texts, not meaning)"
+      : "";
+  services.print(
+    `Nearest to ${itemCode}${result.item_name ? ` ${result.item_name}` : ""} by cosine similarity, model ${result.model}${note}; ${result.compared} items compared`,
+  );
+  if (result.items.length === 0) {
+    services.print("no other item has an embedding of this model yet");
+    return;
+  }
+  services.print(
+    formatTable(
+      ["rank", "similarity", "item_code", "price", "name"],
+      result.items.map((i) => [
+        i.rank,
+        i.similarity.toFixed(4),
+        i.item_code,
+        i.item_price,
+        i.item_name,
+      ]),
+    ),
+  );
+}

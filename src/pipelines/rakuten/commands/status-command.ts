@@ -1,0 +1,65 @@
+import {
+  type CliServices,
+  formatTable,
+  Ledger,
+  type Runtime,
+  utcDayStart,
+} from "../../../engine/index.ts";
+import { ENTITY_APPLIERS } from "../jobs/entity-appliers.ts";
+import { STAGING_TABLE } from "../jobs/run-rakuten-entity.ts";
+import { RAKUTEN_ENTITIES, RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
+
+/** One entity's line of `rakuten status`. */
+export interface EntityStatus {
+  entity: RakutenEntity;
+  apply_version: number;
+  ledger_rows: number;
+  saved_today: number;
+  pending_reapply: number;
+  last_saved_at: string | null;
+}
+
+/** Ledger figures per entity: rows, saved since 00:00 UTC today, pending re-apply, last save. */
+export async function rakutenStatus(runtime: Runtime): Promise<EntityStatus[]> {
+  const ledger = new Ledger(runtime.db, STAGING_TABLE, runtime.clock);
+  const since = utcDayStart(runtime.clock.now());
+  const out: EntityStatus[] = [];
+  for (const entity of RAKUTEN_ENTITIES) {
+    const version = ENTITY_APPLIERS[entity].version;
+    const s = await ledger.stats(RAKUTEN_SOURCE, entity, { since, applyVersion: version });
+    out.push({
+      entity,
+      apply_version: version,
+      ledger_rows: s.rows,
+      saved_today: s.savedSince,
+      pending_reapply: s.pendingReapply,
+      last_saved_at: s.lastSavedAt,
+    });
+  }
+  return out;
+}
+
+/** `tidemark rakuten status [--json]`. */
+export async function statusCommand(
+  services: CliServices,
+  opts: { json?: boolean },
+): Promise<void> {
+  const statuses = await rakutenStatus(await services.runtime());
+  if (opts.json) {
+    services.print(JSON.stringify(statuses, null, 2));
+    return;
+  }
+  services.print(
+    formatTable(
+      ["ENTITY", "LEDGER ROWS", "SAVED TODAY", "PENDING RE-APPLY", "LAST SAVED", "APPLY VERSION"],
+      statuses.map((s) => [
+        s.entity,
+        s.ledger_rows,
+        s.saved_today,
+        s.pending_reapply,
+        s.last_saved_at,
+        s.apply_version,
+      ]),
+    ),
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  type DemoContext,
+  executeRun,
+  type RunReport,
+  type Runtime,
+  typed,
+} from "../../engine/index.ts";
+import { FAKE_ACCESS_KEY, FAKE_APPLICATION_ID, startRakutenFake } from "./fake/index.ts";
+import { resolveRakutenSettings } from "./settings.ts";
+import type { RakutenTables } from "./tables.ts";
+
+/** The rankings the demo follows: all genres and 食品 (food). */
+const GENRES = [0, 100227];
+
+function n(s: Record<string, unknown>, key: string): string {
+  return String(s[key] ?? 0);
+}
+
+function etlLine(label: string, r: RunReport): string {
+  const s = r.summary;
+  return (
+    `  ${label.padEnd(19)} ${r.status.padEnd(9)} targets ${n(s, "total_targets")}, changed ${n(s, "changed")}, ` +
+    `unchanged skipped ${n(s, "unchanged_skipped")}, not found ${n(s, "not_found")}, failed ${n(s, "failure_count")}, ` +
+    `raw puts ${n(s, "blob_puts")}${r.error ? ` — ${r.error}` : ""}`
+  );
+}
+
+function otherLine(label: string, r: RunReport): string {
+  const s = r.summary;
+  const parts = Object.entries(s)
+    .filter(([, v]) => typeof v === "number")
+    .map(([k, v]) => `${k} ${String(v)}`);
+  return `  ${label.padEnd(19)} ${r.status.padEnd(9)} ${parts.join(", ")}${r.error ? ` — ${r.error}` : ""}`;
+}
+
+/** The demo's runtime: rakuten settings pointing at the fake, the fake's credentials. */
+function demoRuntime(base: Runtime, url: string): Runtime {
+  const rakuten = { base_url: url, requests_per_second: 50, use_env: false };
+  const settings = resolveRakutenSettings({ file: undefined, pipelines: { rakuten } }, {});
+  return {
+    ...base,
+    environ: {
+      ...base.environ,
+      [settings.applicationIdEnv]: FAKE_APPLICATION_ID,
+      [settings.accessKeyEnv]: FAKE_ACCESS_KEY,
+    },
+    config: {
+      ...base.config,
+      pipelines: { ...base.config.pipelines, rakuten },
+      settings: { ...base.config.settings, rakuten: settings },
+    },
+  };
+}
+
+/**
+ * `tidemark demo` for rakuten: the whole chain against the API fake (rankings → items →
+ * genres → tags → is_active → embedding texts → embeddings, local lexical provider), then a
+ * second day where one price changed and one item's images were reordered: the rerun skips
+ * the unchanged items, counts the one real change and does not count the reorder.
+ */
+export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
+  const { print } = ctx;
+  const api = await startRakutenFake({ size: 120, knobs: { rateLimit: false } });
+  try {
+    const runtime = demoRuntime(ctx.runtime, api.url);
+    const run = (jobType: string, params: object) =>
+      executeRun(runtime, { jobName: jobType.replace(".", "-"), jobType, params });
+    print(`Fake Rakuten Ichiba API: ${api.url} (120 gift items, formatVersion 2)`);
+    print("Day 1: the whole chain");
+    print(etlLine("rakuten.ranking", await run("rakuten.ranking", { genre_ids: GENRES })));
+    print(etlLine("rakuten.item", await run("rakuten.item", {})));
+    print(etlLine("rakuten.genre", await run("rakuten.genre", {})));
+    print(etlLine("rakuten.tag", await run("rakuten.tag", {})));
+    print(otherLine("rakuten.is-active", await run("rakuten.is-active", {})));
+    print(otherLine("embedding-source", await run("rakuten.embedding-source", {})));
+    print(otherLine("embedding", await run("rakuten.embedding", {})));
+
+    const db = typed<RakutenTables>(runtime.db);
+    const ranked = await db
+      .selectFrom("apl.item")
+      .select(["rakuten_item_code", "item_name", "item_price"])
+      .orderBy("rakuten_item_code")
+      .limit(2)
+      .execute();
+    const [priced, reordered] = ranked;
+    if (priced === undefined || reordered === undefined) return;
+    const newPrice = (priced.item_price ?? 1000) + 500;
+    api.fake.catalogue.setPrice(priced.rakuten_item_code, newPrice);
+    api.fake.catalogue.reorderImages(reordered.rakuten_item_code);
+    print("Day 2: upstream, one price changed and one item's images were reordered");
+    print(
+      `  ${priced.rakuten_item_code} ${priced.item_name ?? ""}: ¥${priced.item_price} → ¥${newPrice}`,
+    );
+    print(
+      `  ${reordered.rakuten_item_code}: images in reverse order (same content once normalized)`,
+    );
+    print(etlLine("rakuten.ranking", await run("rakuten.ranking", { genre_ids: GENRES })));
+    const again = await run("rakuten.item", {});
+    print(etlLine("rakuten.item", again));
+    print(
+      `  → ${n(again.summary, "unchanged_skipped")} unchanged items skipped (no raw put, no database write), ` +
+        `${n(again.summary, "changed")} real change applied; the image reorder did not count.`,
+    );
+    print(`Ledger per entity: ${ctx.command("rakuten status")}`);
+    print(`Raw history:       ${ctx.command(`rakuten raw item ${priced.rakuten_item_code}`)}`);
+    print(`Similar items:     ${ctx.command(`rakuten similar ${priced.rakuten_item_code}`)}`);
+    print(`Its runs:          ${ctx.command("runs ls")}`);
+  } finally {
+    await api.close();
+  }
+}

@@ -1,0 +1,98 @@
+import {
+  type FakeDefinition,
+  type FakeOptions,
+  type RunningFake,
+  startFakeServer,
+} from "../../../engine/index.ts";
+import { startEmbeddingsFake } from "./embeddings-fake.ts";
+import { RakutenApiFake, type RakutenFakeKnobs } from "./rakuten-api-fake.ts";
+import { type RawRakutenFake, serveRawRakutenFake } from "./raw-server.ts";
+
+/** The engine's fake HTTP server (request log, counters, fault knobs). */
+export type FakeServer = Awaited<ReturnType<typeof startFakeServer>>;
+
+/** Credentials the fake accepts (any non-empty ones do); not secrets. */
+export const FAKE_APPLICATION_ID = "00000000-0000-4000-8000-00000000fake";
+export const FAKE_ACCESS_KEY = "fake-access-key";
+
+/** A running Rakuten API fake. */
+export interface RunningRakutenFake {
+  /** `http://127.0.0.1:<port>`: use as `pipelines.rakuten.base_url` / TIDEMARK_RAKUTEN_URL. */
+  url: string;
+  fake: RakutenApiFake;
+  server: FakeServer;
+  close(): Promise<void>;
+}
+
+/** Options of startRakutenFake. */
+export interface StartRakutenFakeOptions {
+  port?: number;
+  host?: string;
+  /** Catalogue seed (default 15) and item count (default 300, at most 100,000). */
+  seed?: number;
+  size?: number;
+  knobs?: Partial<RakutenFakeKnobs>;
+  /**
+   * Keep every request in `server.requests` (default true). Off for long benchmarks: the log
+   * would grow by one entry per call.
+   */
+  recordRequests?: boolean;
+}
+
+/** Starts the Rakuten API fake on 127.0.0.1 (a free port unless given). */
+export async function startRakutenFake(
+  options: StartRakutenFakeOptions = {},
+): Promise<RunningRakutenFake> {
+  const fake = new RakutenApiFake({ seed: options.seed, size: options.size, knobs: options.knobs });
+  let server: FakeServer | undefined;
+  const record = options.recordRequests ?? true;
+  const handle = (request: Request): Promise<Response> => {
+    if (!record && server && server.requests.length > 64) server.requests.length = 0;
+    return fake.handle(request);
+  };
+  server = await startFakeServer(handle, { port: options.port, host: options.host });
+  const running = server;
+  return { url: running.url, fake, server: running, close: () => running.close() };
+}
+
+/**
+ * Starts the fake on plain node:http (no request log, no fault layer of the engine's fake
+ * server; the fake's own knobs all work): for benchmarks.
+ */
+export function startRawRakutenFake(
+  options: Omit<StartRakutenFakeOptions, "recordRequests"> = {},
+): Promise<RawRakutenFake> {
+  const fake = new RakutenApiFake({ seed: options.seed, size: options.size, knobs: options.knobs });
+  return serveRawRakutenFake(fake, { port: options.port, host: options.host });
+}
+
+/**
+ * `tidemark fake rakuten`: the Rakuten API fake (300 Japanese gift items, 1 request/second per
+ * application id enforced) and an OpenAI-compatible embeddings fake.
+ */
+export const rakutenFake: FakeDefinition = {
+  description:
+    "Rakuten Ichiba API (item search, ranking, genre, tag) with a Japanese gift catalogue, and an embeddings endpoint",
+  async start(options: FakeOptions): Promise<RunningFake> {
+    const api = await startRakutenFake({ port: options.port, host: options.host });
+    const embeddings = await startEmbeddingsFake({ host: options.host });
+    const sample = api.fake.catalogue.itemCodes(1)[0] ?? "";
+    return {
+      env: {
+        TIDEMARK_RAKUTEN_URL: api.url,
+        TIDEMARK_EMBEDDINGS_URL: embeddings.url,
+      },
+      hints: [
+        `export RAKUTEN_APPLICATION_ID=${FAKE_APPLICATION_ID} RAKUTEN_ACCESS_KEY=${FAKE_ACCESS_KEY}   # the fake takes any`,
+        `curl '${api.url}/ichibams/api/IchibaItem/Search/20220601?applicationId=x&accessKey=y&formatVersion=2&itemCode=${sample}'`,
+        `curl -X POST ${api.url}/_fake/change -d '{"op":"price","itemCode":"${sample}","price":1234}'`,
+        `curl ${api.url}/_fake/stats        # calls and 429s`,
+        "tidemark job describe rakuten.item   # params and a ready example",
+      ],
+      async close() {
+        await embeddings.close();
+        await api.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,33 @@
+import {
+  type JobContext,
+  type JobResult,
+  type ReapplyResult,
+  reapplyEntity,
+} from "../../../engine/index.ts";
+import { RAKUTEN_SOURCE } from "../normalize/types.ts";
+import type { ReapplyParams } from "../params.ts";
+import type { RakutenTables } from "../tables.ts";
+import { ENTITY_APPLIERS } from "./entity-appliers.ts";
+import { applyMetaOf, batchApplier, stagingLedger } from "./run-rakuten-entity.ts";
+
+/**
+ * `rakuten.reapply`: every staging row of the entity not applied by its current apply version
+ * is applied again, its normalized document read from the raw store — no API call.
+ */
+export async function runReapplyJob(ctx: JobContext, params: ReapplyParams): Promise<JobResult> {
+  const { version, apply, applyBatch } = ENTITY_APPLIERS[params.entity];
+  const meta = applyMetaOf(ctx);
+  const result: ReapplyResult = await reapplyEntity<unknown, RakutenTables>({
+    ctx,
+    source: RAKUTEN_SOURCE,
+    entity: params.entity,
+    ledger: stagingLedger(ctx),
+    apply: (input) => apply(input, meta),
+    applyBatch: batchApplier(applyBatch, meta),
+    applyVersion: version,
+    maxFailureRate: params.max_failure_rate,
+    concurrency: params.concurrency,
+    batchSize: params.batch_size,
+  });
+  return result;
+}
