@@ -1,0 +1,179 @@
+import {
+  HttpClient,
+  type HttpRequestEvent,
+  type Logger,
+  type Page,
+  paginateByNextUrl,
+  type RetryPolicyOptions,
+} from "../../../engine/index.ts";
+import type { MailgunCredentials } from "../settings.ts";
+import { decodeEventsPage } from "./decode-page.ts";
+import { normalizeEvent } from "./normalize-event.ts";
+import type {
+  EventsPage,
+  FetchEventsOptions,
+  MailgunEvent,
+  MailgunEventsClient,
+  MailgunEventsPage,
+  NormalizedEvent,
+} from "./types.ts";
+
+/** Ghost's page size (Mailgun's maximum). */
+export const PAGE_LIMIT = 300;
+
+/** Construction options of the Mailgun events client. */
+export interface MailgunClientOptions {
+  credentials: MailgunCredentials;
+  logger: Logger;
+  /** Attempts per request, the first included (default 5, as Ghost's mailgun client). */
+  retryMaxAttempts?: number;
+  /** Overrides of the retry policy (tests inject a sleep). */
+  retry?: RetryPolicyOptions;
+  requestTimeoutMs?: number;
+  /** Injectable fetch (default: the global one). */
+  fetch?: typeof fetch;
+  /** Called after every HTTP attempt (metrics). */
+  onRequest?: (event: HttpRequestEvent) => void;
+  /** Time source for the default `fetchStartedAt` (default: the wall clock). */
+  now?: () => Date;
+}
+
+/** Mailgun's public hosts: `paging` links naming them are rebased onto the configured URL. */
+const MAILGUN_HOST = /^https:\/\/api\.(eu\.)?mailgun\.net\/v3(?=\/)/;
+
+/**
+ * The Events API client: Basic auth (`api:<key>`), retries of 429/5xx/network errors through
+ * the engine's HttpClient, Ghost's query (`limit=300`, `event=a OR b`, `tags=bulk-email AND
+ * <tag>`, `begin`/`end` in epoch seconds, `ascending=yes`) and paging by `paging.next`.
+ */
+export function createMailgunEventsClient(options: MailgunClientOptions): MailgunEventsClient {
+  const { credentials } = options;
+  const apiRoot = `${credentials.baseUrl}/v3`;
+  const http = new HttpClient({
+    baseUrl: apiRoot,
+    timeoutMs: options.requestTimeoutMs ?? 30_000,
+    retry: { maxAttempts: options.retryMaxAttempts ?? 5, ...options.retry },
+    headers: { authorization: basicAuth(credentials.apiKey) },
+    logger: options.logger,
+    userAgent: "tidemark-email-analytics/0.1",
+    fetch: options.fetch,
+    onRequest: options.onRequest,
+  });
+  const now = options.now ?? (() => new Date());
+  return {
+    fetchEvents: (fetchOptions) =>
+      fetchEvents(http, credentials, apiRoot, { ...fetchOptions }, now),
+  };
+}
+
+/** `Basic base64(api:<key>)`, Mailgun's scheme. */
+export function basicAuth(apiKey: string): string {
+  return `Basic ${Buffer.from(`api:${apiKey}`).toString("base64")}`;
+}
+
+/** The first request's query, as Ghost builds it. */
+export function eventsQuery(
+  tags: readonly string[],
+  options: Pick<FetchEventsOptions, "begin" | "end" | "events">,
+): Record<string, string | number> {
+  const query: Record<string, string | number> = {
+    begin: options.begin.getTime() / 1000,
+    end: options.end.getTime() / 1000,
+    limit: PAGE_LIMIT,
+    tags: tags.join(" AND "),
+    ascending: "yes",
+  };
+  if (options.events.length > 0) query.event = options.events.join(" OR ");
+  return query;
+}
+
+async function* fetchEvents(
+  http: HttpClient,
+  credentials: MailgunCredentials,
+  apiRoot: string,
+  options: FetchEventsOptions,
+  now: () => Date,
+): AsyncGenerator<EventsPage, void, undefined> {
+  const startedAt = (options.fetchStartedAt ?? now()).getTime();
+  const maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
+  const beginMs = Math.ceil(options.begin.getTime());
+  // Aborts a prefetched request nobody will read (the caller stopped early).
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const pages = paginateByNextUrl<MailgunEventsPage>(http, {
+    first: {
+      target: `/${encodeURIComponent(credentials.domain)}/events`,
+      query: eventsQuery(credentials.tags, options),
+    },
+    parse: decodeEventsPage,
+    nextUrl: (page) =>
+      page.items.length === 0 ? undefined : page.paging.next?.replace(MAILGUN_HOST, apiRoot),
+    signal,
+  });
+  let eventCount = 0;
+  let pending = pages.next();
+  try {
+    for (;;) {
+      const page = await nextPage(pending, startedAt);
+      if (page === undefined) return;
+      eventCount += page.events.length;
+      const last = page.events.at(-1);
+      const done =
+        page.last ||
+        // Ascending order: once one event is newer than the fetch start, all that follow are too.
+        page.droppedNewer > 0 ||
+        (eventCount >= maxEvents && (last === undefined || last.timestamp.getTime() > beginMs));
+      if (!done) {
+        // The next page is fetched while the caller applies this one.
+        pending = pages.next();
+        pending.catch(() => undefined);
+      }
+      yield page.value;
+      if (done) return;
+    }
+  } finally {
+    stop.abort();
+    await pages.return(undefined).catch(() => undefined);
+  }
+}
+
+/**
+ * The next page, normalized, or undefined after the last one. The raw page is not kept: it
+ * would stay alive (300 parsed Mailgun items) while the caller applies the events.
+ */
+async function nextPage(
+  pending: Promise<IteratorResult<Page<MailgunEventsPage, string>, void>>,
+  startedAt: number,
+): Promise<
+  { value: EventsPage; events: NormalizedEvent[]; droppedNewer: number; last: boolean } | undefined
+> {
+  const result = await pending;
+  if (result.done || result.value.data.items.length === 0) return undefined;
+  const value = toEventsPage(result.value.data.items, startedAt, result.value);
+  return { value, events: value.events, droppedNewer: value.droppedNewer, last: result.value.done };
+}
+
+/** Normalizes one page's items, dropping those without ids or newer than the fetch start. */
+function toEventsPage(
+  items: MailgunEvent[],
+  startedAt: number,
+  page: { index: number; attempts: number },
+): EventsPage {
+  const events: NormalizedEvent[] = [];
+  let droppedNewer = 0;
+  let droppedNoId = 0;
+  for (const item of items) {
+    const event = normalizeEvent(item);
+    if (event === null) droppedNoId++;
+    else if (event.timestamp.getTime() > startedAt) droppedNewer++;
+    else events.push(event);
+  }
+  return {
+    events,
+    index: page.index,
+    received: items.length,
+    droppedNewer,
+    droppedNoId,
+    attempts: page.attempts,
+  };
+}

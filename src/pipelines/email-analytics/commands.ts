@@ -1,0 +1,59 @@
+/**
+ * `tidemark email-analytics …` command descriptors; actions load their implementation lazily.
+ */
+import type { CommandGroupSpec, CommandSpec } from "../../engine/define.ts";
+import { emailAnalyticsImportCommand } from "./commands/import.ts";
+
+/** The `email-analytics` group in `tidemark --help`. */
+export const emailAnalyticsCommandGroups: readonly CommandGroupSpec[] = [
+  {
+    path: ["email-analytics"],
+    description: "Mailgun email analytics (Ghost's tables): import, status, schedule, stats",
+  },
+];
+
+/** import, status, schedule, stats. */
+export const emailAnalyticsCommands: readonly CommandSpec[] = [
+  emailAnalyticsImportCommand,
+  {
+    path: ["email-analytics", "status"],
+    description:
+      "the four fetch job rows (status, watermark, lag), whether a fetch is running, the backfill",
+    options: [{ flags: "--json", description: "print JSON" }],
+    async action({ options }, services) {
+      const { emailAnalyticsStatus, statusLines } = await import("./monitoring/status.ts");
+      const status = await emailAnalyticsStatus(await services.runtime());
+      if (options.json) services.print(JSON.stringify(status, null, 2));
+      else for (const line of statusLines(status)) services.print(line);
+    },
+  },
+  {
+    path: ["email-analytics", "schedule"],
+    description:
+      "schedule a backfill of Mailgun events between two times (--begin, --end), or --cancel it",
+    options: [
+      {
+        flags: "--begin <time>",
+        description: "start of the range (ISO-8601, e.g. 2026-01-31T00:00:00Z)",
+      },
+      { flags: "--end <time>", description: "end of the range (ISO-8601)" },
+      { flags: "--cancel", description: "cancel the scheduled backfill (a running one stops)" },
+    ],
+    async action({ options }, services) {
+      const { scheduleCommand } = await import("./commands/schedule-command.ts");
+      await scheduleCommand(options, services);
+    },
+  },
+  {
+    path: ["email-analytics", "stats"],
+    description: "an email's counts: sent, delivered, opened, failed, failures, complaints",
+    args: [{ name: "email-id" }],
+    options: [{ flags: "--json", description: "print JSON" }],
+    async action({ args, options }, services) {
+      const { emailStats, emailStatsLines } = await import("./repos/email-stats.ts");
+      const stats = await emailStats(await services.runtime(), String(args["email-id"]));
+      if (options.json) services.print(JSON.stringify(stats, null, 2));
+      else for (const line of emailStatsLines(stats)) services.print(line);
+    },
+  },
+];

@@ -1,0 +1,90 @@
+import {
+  AlreadyRunningError,
+  type CliServices,
+  type Runtime,
+  typed,
+  UsageError,
+} from "../../../engine/index.ts";
+import { FETCH_LEASE_KEY } from "../params.ts";
+import {
+  clearSchedule,
+  getJobRow,
+  JOB_ROWS,
+  type ScheduledRange,
+  scheduledRange,
+  setSchedule,
+} from "../repos/ghost-jobs-repo.ts";
+import type { EmailAnalyticsTables } from "../tables.ts";
+
+/** An ISO-8601 date-time with an explicit zone (or a date), parsed; UsageError naming the flag. */
+export function parseInstant(flag: string, value: unknown): Date {
+  const text = typeof value === "string" ? value.trim() : "";
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(
+    text,
+  );
+  const date = new Date(text);
+  if (!ok || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `${flag}: expected an ISO-8601 time with a zone such as 2026-01-31T12:00:00Z, got ${JSON.stringify(value ?? "")}`,
+    );
+  }
+  return date;
+}
+
+/** Checks a backfill range: both ends valid and end after begin. */
+export function validateRange(begin: unknown, end: unknown): ScheduledRange {
+  const b = parseInstant("--begin", begin);
+  const e = parseInstant("--end", end);
+  if (e.getTime() <= b.getTime()) {
+    throw new UsageError(`--end (${e.toISOString()}) must be after --begin (${b.toISOString()})`);
+  }
+  return { begin: b.toISOString(), end: e.toISOString() };
+}
+
+/**
+ * Schedules a backfill (Ghost's `schedule({begin, end})`): refused while a scheduled backfill is
+ * being fetched (cancel it first), as Ghost does.
+ */
+export async function scheduleBackfill(runtime: Runtime, range: ScheduledRange): Promise<void> {
+  const db = typed<EmailAnalyticsTables>(runtime.db);
+  const row = await getJobRow(db, JOB_ROWS.scheduled);
+  if (
+    row?.status === "started" &&
+    scheduledRange(row) &&
+    (await runtime.leases.isHeld(FETCH_LEASE_KEY))
+  ) {
+    throw new AlreadyRunningError("the scheduled backfill", undefined);
+  }
+  await db.transaction().execute((tx) => setSchedule(tx, range, runtime.clock.now()));
+}
+
+/** Cancels the backfill; false when none was scheduled. A running fetch stops at its next page. */
+export async function cancelBackfill(runtime: Runtime): Promise<boolean> {
+  const db = typed<EmailAnalyticsTables>(runtime.db);
+  if (!scheduledRange(await getJobRow(db, JOB_ROWS.scheduled))) return false;
+  await db.transaction().execute((tx) => clearSchedule(tx, runtime.clock.now()));
+  return true;
+}
+
+/** `tidemark email-analytics schedule --begin T --end T` | `--cancel`. */
+export async function scheduleCommand(
+  options: Readonly<Record<string, unknown>>,
+  services: CliServices,
+): Promise<void> {
+  if (options.cancel) {
+    if (options.begin !== undefined || options.end !== undefined) {
+      throw new UsageError("--cancel takes no --begin or --end");
+    }
+    const canceled = await cancelBackfill(await services.runtime());
+    services.print(canceled ? "Scheduled backfill cancelled" : "No backfill was scheduled");
+    return;
+  }
+  if (options.begin === undefined || options.end === undefined) {
+    throw new UsageError("schedule needs --begin and --end (or --cancel)");
+  }
+  const range = validateRange(options.begin, options.end);
+  await scheduleBackfill(await services.runtime(), range);
+  services.print(
+    `Scheduled backfill from ${range.begin} until ${range.end}: the next fetch cycles read it`,
+  );
+}

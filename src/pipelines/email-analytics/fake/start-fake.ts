@@ -1,0 +1,50 @@
+import { createWriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { finished } from "node:stream/promises";
+import type { FakeOptions, RunningFake } from "../../../engine/index.ts";
+import { startMailgunFake } from "./mailgun-fake.ts";
+import { sampleNewsletter } from "./sample-newsletter.ts";
+
+/** File name of the sample newsletter the standalone fake writes into the data directory. */
+export const SAMPLE_FILE = "email-analytics-sample.ndjson";
+
+/**
+ * `tidemark fake email-analytics`: a fake Mailgun Events API serving the campaign of a sample
+ * newsletter (200 members, 3 emails over the last three days) whose import file it writes into
+ * the data directory. Opens keep arriving for two days, some of them late, as on Mailgun.
+ */
+export async function startEmailAnalyticsFake(options: FakeOptions): Promise<RunningFake> {
+  const fake = await startMailgunFake({ port: options.port, host: options.host });
+  const now = Date.now();
+  const sample = sampleNewsletter({
+    members: 200,
+    emails: 3,
+    recipientsPerEmail: 200,
+    firstSentAt: new Date(now - 3 * 86_400_000),
+    domain: fake.domain,
+  });
+  await mkdir(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, SAMPLE_FILE);
+  const out = createWriteStream(file);
+  for (const record of sample.records()) out.write(`${JSON.stringify(record)}\n`);
+  out.end();
+  await finished(out);
+  const campaign = fake.generateCampaign({ emails: sample.campaign, seed: 4 });
+  options.print(
+    `fake Mailgun: ${campaign.events} events for domain ${fake.domain} (${Object.entries(
+      campaign.byType,
+    )
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ")}); sample newsletter: ${file}`,
+  );
+  return {
+    env: fake.env,
+    hints: [
+      `tidemark email-analytics import ${file}   # the members, emails and recipients of the sample`,
+      "tidemark job add mailgun --type email-analytics.fetch && tidemark run mailgun",
+      "tidemark email-analytics status",
+    ],
+    close: () => fake.close(),
+  };
+}

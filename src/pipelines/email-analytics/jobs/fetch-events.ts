@@ -1,0 +1,280 @@
+import type { Transaction } from "kysely";
+import { aggregateEmailStats, aggregateMemberStats } from "../aggregation/aggregate-stats.ts";
+import type { NormalizedEvent } from "../client/types.ts";
+import { addCounts, EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
+import { recordLastFetch, setJobTimestamp, upsertJobRow } from "../repos/ghost-jobs-repo.ts";
+import type { EmailAnalyticsTables } from "../tables.ts";
+import {
+  type FetchData,
+  type FetchRun,
+  midFetchAggregationDue,
+  type PhaseReport,
+} from "./fetch-state.ts";
+import { readAhead } from "./read-ahead.ts";
+
+type Tx = Transaction<EmailAnalyticsTables>;
+
+/** Pages read ahead while the previous ones are applied (hides Mailgun's latency). */
+const READ_AHEAD_PAGES = 2;
+/** Events applied per fenced commit: a few pages, so commits stay few and short. */
+export const APPLY_BATCH_EVENTS = 10_000;
+
+/** True when the run lost its lease or was asked to stop: nothing more may be written. */
+function isLeaseLost(run: FetchRun, err: unknown): boolean {
+  return run.ctx.signal.aborted || (err instanceof Error && err.name === "LeaseLostError");
+}
+
+/** Members a run remembers as counted, at most. */
+const MAX_COUNTED_MEMBERS = 500_000;
+
+/** Thrown between pages when the operator cancelled the scheduled backfill. */
+export class FetchCanceled extends Error {
+  constructor() {
+    super("Fetching canceled");
+  }
+}
+
+/** One fetch's window and rules. */
+export interface FetchWindow {
+  begin: Date;
+  end: Date;
+  maxEvents: number;
+  /** Mailgun event types (`event=a OR b`). */
+  events: readonly string[];
+  /** Opened counts are refreshed only by fetches that ask for opened events. */
+  includeOpened: boolean;
+  /** Checked after every applied batch (the scheduled backfill's cancel). */
+  canceled?: () => Promise<boolean>;
+}
+
+/**
+ * Ghost's #fetchEvents: writes the row's `started_at` (= begin), reads the window page by page,
+ * applies each batch of pages (up to 10,000 events) in one fenced commit that also moves the
+ * row's `finished_at` to the batch's last event (so a crash resumes there), aggregates mid-fetch every 5 minutes or 5,000 pending
+ * members and once at the end, then applies Ghost's watermark rule. A Mailgun error that
+ * outlived the retries is rethrown after that, with the watermark at the last applied event.
+ */
+export async function fetchEvents(
+  run: FetchRun,
+  data: FetchData,
+  window: FetchWindow,
+  report: PhaseReport,
+): Promise<number> {
+  const { ctx } = run;
+  const startedAt = ctx.clock.now();
+  ctx.logger.info(
+    {
+      job_row: data.jobName,
+      begin: window.begin.toISOString(),
+      end: window.end.toISOString(),
+      max_events: window.maxEvents,
+    },
+    `[EmailAnalytics] Fetching from ${window.begin.toISOString()} until ${window.end.toISOString()} (maxEvents: ${window.maxEvents})`,
+  );
+  await ctx.commit<EmailAnalyticsTables, void>((tx) =>
+    setJobTimestamp(tx, data.jobName, "started", window.begin, ctx.clock.now()),
+  );
+  data.running = true;
+  data.lastBegin = window.begin;
+  let eventCount = 0;
+  let pending = new EventProcessingResult();
+  let lastAggregation = ctx.clock.now().getTime();
+  let error: unknown;
+  let buffer: NormalizedEvent[] = [];
+  /** Applies the buffered pages in one commit, then aggregates mid-fetch when due. */
+  const flush = async () => {
+    if (buffer.length === 0) return;
+    const events = buffer;
+    buffer = [];
+    const result = await applyPage(run, data, events);
+    addCounts(report.counts, result.counts);
+    pending.merge(result);
+    eventCount += events.length;
+    if (
+      midFetchAggregationDue(ctx.clock.now().getTime(), lastAggregation, pending.memberIds.size)
+    ) {
+      if (await aggregate(run, pending, window.includeOpened)) {
+        run.aggregation.midFetch += 1;
+        lastAggregation = ctx.clock.now().getTime();
+        pending = new EventProcessingResult();
+      }
+    }
+    if (window.canceled && (await window.canceled())) throw new FetchCanceled();
+  };
+  try {
+    const pages = run.client.fetchEvents({
+      begin: window.begin,
+      end: window.end,
+      events: window.events,
+      maxEvents: window.maxEvents,
+      fetchStartedAt: startedAt,
+      signal: ctx.signal,
+    });
+    for await (const page of readAhead(pages, READ_AHEAD_PAGES)) {
+      report.pages += 1;
+      for (const e of page.events) buffer.push(e);
+      if (buffer.length >= APPLY_BATCH_EVENTS) await flush();
+    }
+    await flush();
+    ctx.logger.info({ job_row: data.jobName }, "[EmailAnalytics] Fetching finished");
+  } catch (err) {
+    if (err instanceof FetchCanceled) {
+      ctx.logger.warn({ job_row: data.jobName }, "[EmailAnalytics] Canceled fetching");
+    } else {
+      error = err;
+      ctx.logger.error(
+        { job_row: data.jobName, err: err instanceof Error ? err.message : String(err) },
+        "[EmailAnalytics] Error while fetching",
+      );
+      // The pages read before the error are applied, so the watermark ends at their last event.
+      if (!isLeaseLost(run, err)) {
+        await flush().catch((e: unknown) => {
+          if (!(e instanceof FetchCanceled)) throw e;
+        });
+      }
+    }
+  }
+  await aggregate(run, pending, window.includeOpened);
+  report.events += eventCount;
+  report.duration_ms = Math.round(ctx.clock.now().getTime() - startedAt.getTime());
+  await storeWatermark(run, data, report, window.maxEvents, error !== undefined);
+  data.running = false;
+  if (error !== undefined) throw error;
+  return eventCount;
+}
+
+/** Applies a batch of pages and moves the row's `finished_at` to its last event, in one fenced commit. */
+async function applyPage(
+  run: FetchRun,
+  data: FetchData,
+  events: readonly NormalizedEvent[],
+): Promise<EventProcessingResult> {
+  const last = events.reduce(
+    (max, e) => (e.timestamp.getTime() > max.getTime() ? e.timestamp : max),
+    (events[0] as NormalizedEvent).timestamp,
+  );
+  let result: EventProcessingResult;
+  try {
+    result = await run.ctx.commit<EmailAnalyticsTables, EventProcessingResult>(async (tx) => {
+      const applied = await run.applier.apply(tx, events);
+      await upsertJobRow(
+        tx,
+        data.jobName,
+        { finished_at: last.toISOString() },
+        run.ctx.clock.now(),
+      );
+      return applied;
+    });
+  } catch (err) {
+    // Rolled back: what the applier remembers may be ahead of the database.
+    run.applier.reset();
+    throw err;
+  }
+  if (!data.lastEventTimestamp || last.getTime() > data.lastEventTimestamp.getTime()) {
+    data.lastEventTimestamp = last;
+  }
+  addCounts(run.totals, result.counts);
+  run.missingErrorDetails += result.failuresWithoutDetails;
+  return result;
+}
+
+/**
+ * Ghost's aggregateStats for the pending emails and members, in one fenced commit. An error is
+ * logged and the run goes on (the ids stay pending). Returns whether it succeeded.
+ */
+export async function aggregate(
+  run: FetchRun,
+  pending: EventProcessingResult,
+  includeOpened: boolean,
+): Promise<boolean> {
+  if (pending.emailIds.size === 0 && pending.memberIds.size === 0) return true;
+  for (const id of pending.openedMembers) run.countedMembers.delete(id);
+  if (run.countedMembers.size > MAX_COUNTED_MEMBERS) run.countedMembers.clear();
+  const members = [...pending.memberIds].filter((id) => !run.countedMembers.has(id));
+  try {
+    const [emails, counted] = await run.ctx.commit<EmailAnalyticsTables, [number, number]>(
+      async (tx: Tx) => [
+        await aggregateEmailStats(tx, pending.emailIds, includeOpened),
+        await aggregateMemberStats(tx, run.dialect, members),
+      ],
+    );
+    for (const id of members) run.countedMembers.add(id);
+    run.aggregation.membersUnchanged += pending.memberIds.size - members.length;
+    run.aggregation.emails += emails;
+    run.aggregation.members += counted;
+    return true;
+  } catch (err) {
+    // A lost lease is the run's end, not an aggregation problem.
+    if (isLeaseLost(run, err)) throw err;
+    run.aggregation.errors += 1;
+    run.ctx.logger.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      "[EmailAnalytics] Error while aggregating stats",
+    );
+    return false;
+  }
+}
+
+/**
+ * Ghost's end-of-fetch rule: when events were read without error, fewer than maxEvents, and the
+ * last one is over 2 s old, `finished_at` = that event (status finished) and the next fetch of
+ * this run starts 1 s later; otherwise only the status is set (`failed` after an error).
+ */
+async function storeWatermark(
+  run: FetchRun,
+  data: FetchData,
+  report: PhaseReport,
+  maxEvents: number,
+  failed: boolean,
+): Promise<void> {
+  const { ctx } = run;
+  const now = ctx.clock.now();
+  const last = data.lastEventTimestamp;
+  const eventCount = report.events;
+  const figures = {
+    at: now.toISOString(),
+    events: eventCount,
+    pages: report.pages,
+    duration_ms: report.duration_ms,
+    counts: report.counts,
+    ...(failed ? { failed: true } : {}),
+  };
+  if (
+    !failed &&
+    eventCount > 0 &&
+    eventCount < maxEvents &&
+    last &&
+    last.getTime() < now.getTime() - 2000
+  ) {
+    await ctx.commit<EmailAnalyticsTables, void>(async (tx) => {
+      await setJobTimestamp(tx, data.jobName, "finished", last, now);
+      await recordLastFetch(tx, data.jobName, figures, {}, now);
+    });
+    data.lastEventTimestamp = new Date(last.getTime() + 1000);
+    return;
+  }
+  if (eventCount === 0 && !failed) {
+    ctx.logger.info({ job_row: data.jobName }, "[EmailAnalytics] No new events found");
+  }
+  await ctx.commit<EmailAnalyticsTables, void>((tx) =>
+    recordLastFetch(tx, data.jobName, figures, { status: failed ? "failed" : "finished" }, now),
+  );
+}
+
+/** A report for a phase about to run. */
+export function newPhaseReport(
+  cycle: number,
+  phase: PhaseReport["phase"],
+  budget: number,
+): PhaseReport {
+  return {
+    cycle,
+    phase,
+    budget,
+    events: 0,
+    pages: 0,
+    duration_ms: 0,
+    events_per_second: 0,
+    counts: zeroCounts(),
+  };
+}

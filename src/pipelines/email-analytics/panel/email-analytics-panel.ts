@@ -1,0 +1,105 @@
+import { type PanelBlock, type PanelModule, type Runtime, typed } from "../../../engine/index.ts";
+import { emailAnalyticsStatus } from "../monitoring/status.ts";
+import type { EmailAnalyticsTables } from "../tables.ts";
+
+/** Emails in the table and the chart, newest first. */
+const EMAILS = 50;
+
+const pct = (part: number, whole: number): number | null =>
+  whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
+const pctText = (v: number | null) => (v === null ? "—" : `${v}%`);
+
+function minutes(seconds: number | null): string {
+  return seconds === null ? "—" : `${Math.floor(seconds / 60)} min`;
+}
+
+async function emailBlocks(runtime: Runtime): Promise<PanelBlock[]> {
+  const emails = await typed<EmailAnalyticsTables>(runtime.db)
+    .selectFrom("emails")
+    .select([
+      "id",
+      "subject",
+      "submitted_at",
+      "email_count",
+      "delivered_count",
+      "opened_count",
+      "failed_count",
+      "track_opens",
+    ])
+    .orderBy("submitted_at", "desc")
+    .limit(EMAILS)
+    .execute();
+  const oldestFirst = [...emails].reverse();
+  return [
+    {
+      kind: "table",
+      title: "Emails",
+      columns: ["Subject", "Sent", "Recipients", "Delivered", "Opened", "Failed"],
+      empty: "No email yet.",
+      rows: emails.map((e) => [
+        e.subject ?? e.id,
+        e.submitted_at,
+        e.email_count,
+        pctText(pct(e.delivered_count, e.email_count)),
+        e.track_opens ? pctText(pct(e.opened_count, e.delivered_count)) : "not tracked",
+        e.failed_count > 0
+          ? { text: pctText(pct(e.failed_count, e.email_count)), tone: "bad" }
+          : pctText(pct(0, e.email_count)),
+      ]),
+    },
+    {
+      kind: "chart",
+      title: "Open rate per email (% of delivered)",
+      time: true,
+      x: oldestFirst.map((e) => Date.parse(e.submitted_at) / 1000),
+      series: [
+        {
+          label: "open rate %",
+          values: oldestFirst.map((e) =>
+            e.track_opens ? pct(e.opened_count, e.delivered_count) : null,
+          ),
+        },
+      ],
+      empty: "No email yet.",
+    },
+  ];
+}
+
+/** The email-analytics panel: the fetch job rows and their lag, each email's rates, open rates. */
+export const emailAnalyticsPanel: PanelModule = {
+  async view({ runtime }) {
+    const status = await emailAnalyticsStatus(runtime);
+    const lag = status.opened_lag_minutes;
+    return {
+      blocks: [
+        {
+          kind: "stats",
+          items: [
+            { label: "emails", value: status.emails },
+            { label: "fetch", value: status.running ? "running" : "idle" },
+            {
+              label: `opened watermark lag (warn over ${status.opened_lag_warning_minutes} min)`,
+              value: lag === null ? "never fetched" : `${lag} min`,
+              tone: status.opened_lag_warning ? "bad" : lag === null ? "muted" : "ok",
+            },
+          ],
+        },
+        {
+          kind: "table",
+          title: "Fetch job rows",
+          columns: ["Job row", "Status", "Watermark", "Lag"],
+          empty: "No job row yet.",
+          rows: status.jobs.map((j) => [
+            j.name,
+            j.status
+              ? { text: j.status, tone: j.status === "failed" ? "bad" : undefined }
+              : { text: "never run", tone: "muted" },
+            j.watermark,
+            minutes(j.lag_seconds),
+          ]),
+        },
+        ...(await emailBlocks(runtime)),
+      ],
+    };
+  },
+};
