@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkLimit, takeToken } from "./token-bucket.ts";
+import { checkLimit, takeToken, takeTokens } from "./token-bucket.ts";
 
 const limit = { ratePerSecond: 4, burst: 2 };
 
@@ -28,6 +28,20 @@ describe("takeToken", () => {
     // 0.5 token at 4/s is 125 ms after the stored time, which is 1 s ahead of this clock.
     expect(behind.waitMs).toBe(1_125);
     expect(behind.state.atMs).toBe(10_000);
+  });
+
+  it("takes several tokens only as far as the bucket holds them, and none in advance", () => {
+    const big = { ratePerSecond: 1_000, burst: 100 };
+    expect(takeTokens(undefined, 0, big, 50)).toMatchObject({ count: 50, state: { tokens: 50 } });
+    expect(takeTokens({ tokens: 2.5, atMs: 0 }, 0, big, 50)).toMatchObject({
+      count: 2,
+      state: { tokens: 0.5 },
+    });
+    expect(takeTokens({ tokens: 0.5, atMs: 0 }, 0, big, 50)).toMatchObject({
+      granted: false,
+      count: 0,
+      waitMs: 1,
+    });
   });
 
   it("rejects unusable limits", () => {

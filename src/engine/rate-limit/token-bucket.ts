@@ -42,12 +42,35 @@ export function takeToken(
   nowMs: number,
   limit: TokenBucketLimit,
 ): TakeResult {
+  const { granted, state, waitMs } = takeTokens(stored, nowMs, limit, 1);
+  return { granted, state, waitMs };
+}
+
+/** What taking up to several tokens decided: `count` tokens taken (0 when not granted). */
+export interface TakeManyResult extends TakeResult {
+  count: number;
+}
+
+/**
+ * Like takeToken, but takes up to `most` whole tokens when at least one is there: never more
+ * than the bucket holds at `nowMs`, so a lease of several tokens spends nothing in advance.
+ */
+export function takeTokens(
+  stored: BucketState | undefined,
+  nowMs: number,
+  limit: TokenBucketLimit,
+  most: number,
+): TakeManyResult {
   const { ratePerSecond: rate, burst } = limit;
   const before = stored ?? { tokens: burst, atMs: nowMs };
   const atMs = Math.max(nowMs, before.atMs);
   const tokens = Math.min(burst, before.tokens + ((atMs - before.atMs) * rate) / 1000);
-  if (tokens >= 1) return { granted: true, state: { tokens: tokens - 1, atMs }, waitMs: 0 };
+  if (tokens >= 1) {
+    const count = Math.max(1, Math.min(Math.floor(most), Math.floor(tokens)));
+    const state = { tokens: tokens - count, atMs };
+    return { granted: true, state, waitMs: 0, count };
+  }
   // At least 1 ms, and counted from the stored time, which may be ahead of this clock.
   const waitMs = Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate) + (atMs - nowMs));
-  return { granted: false, state: { tokens, atMs }, waitMs };
+  return { granted: false, state: { tokens, atMs }, waitMs, count: 0 };
 }

@@ -1,9 +1,11 @@
 // One process of the shared rate-limit test: hammers a URL through an HttpClient whose
 // sharedLimit is a SharedRateLimiter on the test's database, stamping each request as it is
 // sent. Run: node --import tsx rate-limit-child.ts '<json plan>'. Prints "ready", starts on a
-// "go" line on stdin, and prints one JSON line `{ "stamps": [ms…] }` when done.
+// "go" line on stdin, and prints one JSON line `{ "stamps": [ms…], "transactions": n }` when
+// done (the limiter's transactions, counted by their one insert each).
 
 import { once } from "node:events";
+import type { KyselyPlugin } from "kysely";
 import type { DatabaseTarget } from "../../../infra/config/load-config.ts";
 import { openDatabase } from "../../../infra/db/open-database.ts";
 import { silentLogger } from "../../../infra/logging/logger.ts";
@@ -25,12 +27,20 @@ export interface RateLimitChildPlan {
 const plan = JSON.parse(process.argv[2] ?? "{}") as RateLimitChildPlan;
 const db = await openDatabase(plan.target);
 const stamps: number[] = [];
+let transactions = 0;
+const counter: KyselyPlugin = {
+  transformQuery: (args) => {
+    if (args.node.kind === "InsertQueryNode") transactions++;
+    return args.node;
+  },
+  transformResult: async (args) => args.result,
+};
 const client = new HttpClient({
   logger: silentLogger(),
   userAgent: "tidemark-rate-limit-child",
   retry: { maxAttempts: 1 },
   sharedLimit: {
-    limiter: new SharedRateLimiter(db),
+    limiter: new SharedRateLimiter({ ...db, kysely: db.kysely.withPlugin(counter) }),
     key: plan.key,
     ratePerSecond: plan.ratePerSecond,
     burst: plan.burst,
@@ -51,4 +61,4 @@ await Promise.all(
   }),
 );
 await db.close();
-process.stdout.write(`${JSON.stringify({ stamps })}\n`);
+process.stdout.write(`${JSON.stringify({ stamps, transactions })}\n`);
