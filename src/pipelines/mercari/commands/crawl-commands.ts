@@ -1,0 +1,158 @@
+import {
+  type CliServices,
+  type CommandInput,
+  formatTable,
+  UsageError,
+} from "../../../engine/index.ts";
+import { isMercariBlocked, MercariBlockedError } from "../client/types.ts";
+import type { ResultView } from "../repos/result-queries.ts";
+import { resultsQuery } from "../routes/schemas.ts";
+import {
+  cheapestResults,
+  executeCrawl,
+  productResults,
+  productTrend,
+  TREND_NOTE,
+} from "../service/operations.ts";
+import { parseCount, parseId } from "./cli-values.ts";
+
+/** `tidemark mercari crawl [--product ID] [--json]`: exit 1 saying `blocked` when blocked. */
+export async function crawlCommand(
+  { options: o }: CommandInput,
+  services: CliServices,
+): Promise<void> {
+  const productId = o.product === undefined ? undefined : parseId(o.product, "--product");
+  const runtime = await services.runtime();
+  let outcome: Awaited<ReturnType<typeof executeCrawl>>;
+  try {
+    outcome = await executeCrawl({ runtime }, productId);
+  } catch (err) {
+    if (isMercariBlocked(err)) {
+      // One line on stderr through the CLI's error path, exit 1.
+      throw new MercariBlockedError(
+        err.reason,
+        `${err.detail}; nothing was deleted, try again later`,
+      );
+    }
+    throw err;
+  }
+  if (o.json) {
+    services.print(JSON.stringify(outcome, null, 2));
+    return;
+  }
+  if (outcome.products.length === 0) {
+    services.print("No enabled product: tidemark mercari product add --name N --keyword K");
+    return;
+  }
+  services.print(
+    formatTable(
+      [
+        "PRODUCT",
+        "RUN",
+        "PAGES",
+        "FOUND",
+        "NEW",
+        "DELETED",
+        "EXISTENCE CHECKS",
+        "SOLD-DATE CHECKS",
+      ],
+      outcome.products.map((s) => [
+        s.product_id,
+        s.first_run ? "first" : "later",
+        s.pages,
+        s.found,
+        s.inserted,
+        s.deleted,
+        s.existence_checks.enqueued,
+        s.sold_out_checks.enqueued,
+      ]),
+    ),
+  );
+  services.print(
+    "Detail checks are queued: run `tidemark worker --drain` (or serve) to process them.",
+  );
+}
+
+function resultTable(items: readonly ResultView[]): string {
+  return formatTable(
+    ["ID", "MERCARI ID", "PRICE", "STATUS", "SOLD AT (APPROX.)", "NAME"],
+    items.map((r) => [r.id, r.external_id, r.price, r.status, r.sold_out_at, r.name]),
+  );
+}
+
+/** `tidemark mercari results <productId> [--status] [--limit] [--json]`. */
+export async function resultsCommand(input: CommandInput, services: CliServices): Promise<void> {
+  const productId = parseId(input.args.productId, "product id");
+  const parsed = resultsQuery.safeParse({
+    ...(input.options.status === undefined ? {} : { status: input.options.status }),
+    ...(input.options.limit === undefined ? {} : { limit: input.options.limit }),
+  });
+  if (!parsed.success) {
+    throw new UsageError(
+      `--status must be on_sale or sold and --limit 1-500 (${parsed.error.issues[0]?.message})`,
+    );
+  }
+  const runtime = await services.runtime();
+  const page = await productResults(runtime, productId, parsed.data);
+  if (input.options.json) {
+    services.print(JSON.stringify(page, null, 2));
+    return;
+  }
+  services.print(resultTable(page.items));
+  services.print(`${page.items.length} of ${page.total} listing(s)`);
+}
+
+/** `tidemark mercari cheapest <productId> [--limit] [--json]`. */
+export async function cheapestCommand(input: CommandInput, services: CliServices): Promise<void> {
+  const productId = parseId(input.args.productId, "product id");
+  const limit = input.options.limit === undefined ? 10 : parseCount(input.options.limit, "--limit");
+  if (limit < 1 || limit > 100) throw new UsageError(`--limit must be 1-100, got ${limit}`);
+  const runtime = await services.runtime();
+  const out = await cheapestResults(runtime, productId, limit);
+  services.print(input.options.json ? JSON.stringify(out, null, 2) : resultTable(out.items));
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `tidemark mercari trend <productId> [--from] [--to] [--bucket] [--json]`: a table. */
+export async function trendCommand(input: CommandInput, services: CliServices): Promise<void> {
+  const productId = parseId(input.args.productId, "product id");
+  const o = input.options;
+  for (const key of ["from", "to"] as const) {
+    if (o[key] !== undefined && !DATE.test(String(o[key]))) {
+      throw new UsageError(
+        `--${key} must be a date like 2026-01-31, got ${JSON.stringify(o[key])}`,
+      );
+    }
+  }
+  const bucket = o.bucket ?? "day";
+  if (bucket !== "day" && bucket !== "week") {
+    throw new UsageError(`--bucket must be day or week, got ${JSON.stringify(bucket)}`);
+  }
+  const runtime = await services.runtime();
+  const trend = await productTrend(runtime, productId, {
+    from: o.from as string | undefined,
+    to: o.to as string | undefined,
+    bucket,
+  });
+  if (o.json) {
+    services.print(JSON.stringify(trend, null, 2));
+    return;
+  }
+  const round = (n: number) => Math.round(n);
+  services.print(
+    formatTable(
+      [bucket === "day" ? "DAY" : "WEEK OF", "SOLD", "MIN", "P25", "MEDIAN", "P75", "MAX"],
+      trend.buckets.map((b) => [
+        b.bucket,
+        b.count,
+        b.min,
+        round(b.p25),
+        round(b.median),
+        round(b.p75),
+        b.max,
+      ]),
+    ),
+  );
+  services.print(`${trend.from} – ${trend.to}: ${TREND_NOTE}`);
+}

@@ -1,0 +1,128 @@
+import {
+  type DemoContext,
+  executeRun,
+  formatTable,
+  isoTimestamp,
+  JobService,
+  openQueue,
+  type Runtime,
+  typed,
+} from "../../engine/index.ts";
+import { drainCrawlQueue } from "./drain.ts";
+import { startMercariFakeServer } from "./fake/start-mercari-fake.ts";
+import { ProductRepo } from "./repos/product-repo.ts";
+import { cheapestResults, productTrend } from "./service/operations.ts";
+import { resolveMercariSettings } from "./settings.ts";
+import type { MercariTables } from "./tables.ts";
+
+const JOB = "mercari-hourly";
+
+async function counts(runtime: Runtime, productId: number): Promise<string> {
+  const rows = await typed<MercariTables>(runtime.db)
+    .selectFrom("mercari_crawl_results")
+    .select(["selling_status", "sold_out_at"])
+    .where("product_id", "=", productId)
+    .execute();
+  const onSale = rows.filter((r) => r.selling_status === 1).length;
+  const sold = rows.length - onSale;
+  const dated = rows.filter((r) => r.sold_out_at !== null).length;
+  return `${rows.length} listings stored: ${onSale} on sale, ${sold} sold (${dated} with a sold date)`;
+}
+
+/** One hourly crawl: the job queues the search, the workers crawl it and run the detail checks. */
+async function crawlOnce(ctx: DemoContext, runtime: Runtime, productId: number, n: number) {
+  const report = await executeRun(runtime, { jobName: JOB, jobType: "mercari.crawl", params: {} });
+  ctx.print(`Crawl ${n}: job ${JOB} ${report.status}, ${JSON.stringify(report.summary)}`);
+  const queue = await openQueue(runtime);
+  try {
+    const drained = await drainCrawlQueue(runtime, queue, { timeoutMs: 120_000 });
+    ctx.print(
+      `  workers handled ${drained.handled} messages (1 listCrawl, then syncDetail checks), ${drained.failed} failed`,
+    );
+  } finally {
+    await queue.close();
+  }
+  ctx.print(`  ${await counts(runtime, productId)}`);
+}
+
+/**
+ * `tidemark demo` for mercari: the fake Mercari API on a local port, a product, two hourly
+ * crawls while the fake's catalogue moves (listings appear, change price, sell, vanish), the
+ * detail messages worked off the queue, then the cheapest listings and the price trend.
+ */
+export async function runMercariDemo(ctx: DemoContext): Promise<void> {
+  const { print } = ctx;
+  const started = await startMercariFakeServer({ seed: 11 });
+  try {
+    // The demo talks to its fake only, whatever the shell exports.
+    const mercari = {
+      base_url: started.url,
+      requests_per_second: 0,
+      page_size: 50,
+      use_env: false,
+    };
+    const settings = resolveMercariSettings({ file: undefined, pipelines: { mercari } }, {});
+    const base = ctx.runtime;
+    const runtime: Runtime = {
+      ...base,
+      config: {
+        ...base.config,
+        pipelines: { ...base.config.pipelines, mercari },
+        settings: { ...base.config.settings, mercari: settings },
+      },
+    };
+    print(`Fake Mercari API: ${started.url} (DPoP proofs checked on every request)`);
+    const now = isoTimestamp(runtime.clock.now());
+    const product = await new ProductRepo(typed<MercariTables>(runtime.db)).create(
+      { name: "Switch", keyword: "Nintendo Switch", min_price: 10_000, enabled: true },
+      now,
+    );
+    print(
+      `Product ${product.id}: keyword "Nintendo Switch", from 10000 yen, crawled hourly by job ${JOB}`,
+    );
+    await new JobService(runtime.db, runtime.registry, runtime.clock).add({
+      name: JOB,
+      type: "mercari.crawl",
+      params: {},
+      schedule: "0 * * * *",
+      timezone: "UTC",
+      enabled: true,
+    });
+    await crawlOnce(ctx, runtime, product.id, 1);
+    const moved = started.fake.catalogue.advance(6 * 3_600_000);
+    print(
+      `The catalogue moves 6 hours: ${moved.listed} listed, ${moved.repriced} repriced, ${moved.sold + moved.completed} sold, ${moved.deleted} deleted`,
+    );
+    await crawlOnce(ctx, runtime, product.id, 2);
+    const cheapest = await cheapestResults(runtime, product.id, 5);
+    print("Cheapest on sale:");
+    print(
+      formatTable(
+        ["PRICE", "MERCARI ID", "NAME"],
+        cheapest.items.map((r) => [r.price, r.external_id, r.name]),
+      ),
+    );
+    const to = new Date(started.fake.catalogue.now().getTime() + 86_400_000).toISOString();
+    const trend = await productTrend(runtime, product.id, { to, bucket: "week" });
+    print("Sold prices by week (sold date approximated from Mercari's updated time):");
+    print(
+      formatTable(
+        ["WEEK OF", "SOLD", "MIN", "P25", "MEDIAN", "P75", "MAX"],
+        trend.buckets.map((b) => [
+          b.bucket,
+          b.count,
+          b.min,
+          Math.round(b.p25),
+          Math.round(b.median),
+          Math.round(b.p75),
+          b.max,
+        ]),
+      ),
+    );
+    print(`Products:      ${ctx.command("mercari product ls")}`);
+    print(`Its listings:  ${ctx.command(`mercari results ${product.id}`)}`);
+    print(`Price trend:   ${ctx.command(`mercari trend ${product.id} --bucket week`)}`);
+  } finally {
+    await started.close();
+  }
+}

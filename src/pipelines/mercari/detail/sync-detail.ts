@@ -1,0 +1,65 @@
+import { isoTimestamp } from "../../../engine/index.ts";
+import { isMercariBlocked } from "../client/types.ts";
+import type { MercariDeps } from "../deps.ts";
+import { countBlocked } from "../monitoring/blocked.ts";
+import { CrawlResultRepo } from "../repos/crawl-result-repo.ts";
+import { SELLING_STATUS } from "../tables.ts";
+
+/** What a detail check did to its row. */
+export type DetailOutcome = "row_gone" | "deleted" | "on_sale" | "sold";
+
+/**
+ * The syncDetail message: reads the listing's detail page (a regular item or a Mercari Shops
+ * product, chosen by its id) and brings its row in line. Gone (404 / RecordNotFound) → the row
+ * is deleted; on sale → price, name and status synced; sold or trading → status sold and
+ * `sold_out_at` set from the item's `updated` time (an approximation: see the API docs).
+ * Idempotent, so a redelivered message does no harm. A block throws (the message is retried).
+ */
+export async function syncDetail(
+  deps: Pick<MercariDeps, "db" | "client" | "clock" | "logger">,
+  mercariCrawlResultId: number,
+  signal?: AbortSignal,
+): Promise<DetailOutcome> {
+  const repo = new CrawlResultRepo(deps.db);
+  // Only the Mercari id is read; the write below is a single statement keyed on the row id.
+  const externalId = await repo.externalIdOf(mercariCrawlResultId);
+  if (externalId === undefined) return "row_gone";
+  const row = { id: mercariCrawlResultId, external_id: externalId };
+  let detail: Awaited<ReturnType<MercariDeps["client"]["getDetail"]>>;
+  try {
+    detail = await deps.client.getDetail(row.external_id, signal);
+  } catch (err) {
+    if (isMercariBlocked(err)) {
+      countBlocked("detail", err.reason);
+      deps.logger.warn(
+        { result_id: row.id, external_id: row.external_id, reason: err.reason },
+        `mercari blocked the detail of ${row.external_id}: its row is left as it is`,
+      );
+    }
+    throw err;
+  }
+  const now = isoTimestamp(deps.clock.now());
+  if (detail === "not_found") {
+    await repo.deleteIds([row.id]);
+    return "deleted";
+  }
+  if (detail.status === "on_sale") {
+    await repo.applyDetail(
+      row.id,
+      { name: detail.name, price: detail.price, selling_status: SELLING_STATUS.onSale },
+      now,
+    );
+    return "on_sale";
+  }
+  await repo.applyDetail(
+    row.id,
+    {
+      name: detail.name,
+      price: detail.price,
+      selling_status: SELLING_STATUS.sold,
+      sold_out_at: detail.updated,
+    },
+    now,
+  );
+  return "sold";
+}

@@ -1,0 +1,59 @@
+import {
+  isoTimestamp,
+  PermanentQueueError,
+  type QueueHandlerContext,
+} from "../../../engine/index.ts";
+import type { MercariClient } from "../client/types.ts";
+import { mercariDeps } from "../deps-factory.ts";
+import { syncDetail } from "../detail/sync-detail.ts";
+import { runListPhase } from "../list/list-phase.ts";
+import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
+import { DETAIL_RETRY_LIMIT, LIST_RETRY_LIMIT } from "../queue-send.ts";
+
+/**
+ * The crawl queue's consumer: a listCrawl message runs the product's search phase, a
+ * syncDetail message checks one listing's detail page. A failure is retried with backoff; the
+ * last one (dead letter) is reported to the failure webhook like a failed run.
+ */
+export async function handleCrawlMessage(
+  ctx: QueueHandlerContext,
+  message: CrawlQueueMessage,
+  client?: MercariClient,
+): Promise<void> {
+  const deps = mercariDeps({ ...ctx, environ: ctx.runtime.environ }, ctx.queue, client);
+  try {
+    if (message.type === "listCrawl") {
+      const summary = await runListPhase(deps, message.productId, ctx.signal);
+      ctx.logger.info({ summary }, `mercari list crawl of product ${message.productId} done`);
+    } else {
+      const outcome = await syncDetail(deps, message.mercariCrawlResultId, ctx.signal);
+      ctx.logger.debug({ outcome }, `mercari detail ${message.mercariCrawlResultId}: ${outcome}`);
+    }
+  } catch (err) {
+    if (isLastAttempt(ctx, message, err)) reportDeadLetter(ctx, message, err);
+    throw err;
+  }
+}
+
+function isLastAttempt(ctx: QueueHandlerContext, message: CrawlQueueMessage, err: unknown) {
+  const limit = message.type === "listCrawl" ? LIST_RETRY_LIMIT : DETAIL_RETRY_LIMIT;
+  return err instanceof PermanentQueueError || ctx.message.attempt > limit;
+}
+
+/** The failure webhook hears about a dead-lettered message as a failed run of the queue. */
+function reportDeadLetter(ctx: QueueHandlerContext, message: CrawlQueueMessage, err: unknown) {
+  const what =
+    message.type === "listCrawl"
+      ? `listCrawl of product ${message.productId}`
+      : `syncDetail of result ${message.mercariCrawlResultId}`;
+  ctx.runtime.events?.emitRunEnded({
+    runId: `msg_${ctx.message.id}`,
+    jobName: `${MERCARI_QUEUE} queue`,
+    jobType: `${MERCARI_QUEUE}.${message.type}`,
+    status: "failed",
+    startedAt: ctx.message.createdAt,
+    finishedAt: isoTimestamp(ctx.clock.now()),
+    error: `${what} dead-lettered after ${ctx.message.attempt} attempts: ${err instanceof Error ? err.message : String(err)}`,
+    dryRun: false,
+  });
+}

@@ -1,0 +1,60 @@
+import { MercariBlockedError, type MercariClient, type SearchItem } from "../client/types.ts";
+
+/** What the search phase is asked to read. */
+export interface ListCrawlPlan {
+  keyword: string;
+  categoryId: number | null;
+  minPrice: number | null;
+  maxPrice: number | null;
+  /** Pages to read at most (first run: first_run_max_pages; later: pages_per_run). */
+  maxPages: number;
+  pageSize: number;
+  /** The product has stored results: an empty first page then means a block, not "no items". */
+  hadResults: boolean;
+}
+
+/** The listings found, newest first, each once. */
+export interface ListCrawlOutcome {
+  items: SearchItem[];
+  pages: number;
+}
+
+/**
+ * Reads the product's search, newest first, following `nextPageToken` until it is null or the
+ * page cap is reached (a short page never ends it). Touches no database. Throws
+ * MercariBlockedError when the client sees a block, or when the first page is empty for a
+ * product that had results.
+ */
+export async function crawlMercariList(
+  client: MercariClient,
+  plan: ListCrawlPlan,
+  signal?: AbortSignal,
+): Promise<ListCrawlOutcome> {
+  const seen = new Map<string, SearchItem>();
+  let token: string | null = "";
+  let pages = 0;
+  while (token !== null && pages < plan.maxPages) {
+    signal?.throwIfAborted();
+    const page = await client.search(
+      {
+        keyword: plan.keyword,
+        categoryId: plan.categoryId,
+        priceMin: plan.minPrice,
+        priceMax: plan.maxPrice,
+        pageToken: token,
+        pageSize: plan.pageSize,
+      },
+      signal,
+    );
+    pages += 1;
+    if (pages === 1 && page.items.length === 0 && plan.hadResults) {
+      throw new MercariBlockedError(
+        "empty_first_page",
+        `search for ${JSON.stringify(plan.keyword)} came back empty although results were stored before`,
+      );
+    }
+    for (const item of page.items) if (!seen.has(item.id)) seen.set(item.id, item);
+    token = page.nextPageToken;
+  }
+  return { items: [...seen.values()], pages };
+}

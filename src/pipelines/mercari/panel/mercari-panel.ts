@@ -1,0 +1,81 @@
+import { type PanelBlock, type PanelModule, type Runtime, typed } from "../../../engine/index.ts";
+import type { ProductView } from "../product-schemas.ts";
+import { ProductRepo } from "../repos/product-repo.ts";
+import { ResultQueries } from "../repos/result-queries.ts";
+import type { MercariTables } from "../tables.ts";
+import { priceTrend, trendWindow } from "../trend/price-trend.ts";
+
+/** Products shown (each with its listings and its chart). */
+const MAX_PRODUCTS = 10;
+/** Cheapest on-sale listings shown per product. */
+const CHEAPEST = 5;
+
+const yen = (n: number) => `¥${Math.round(n).toLocaleString("en-US")}`;
+
+/** A product's cheapest on-sale listings (with links and images) and its sold-price trend. */
+async function productBlocks(runtime: Runtime, p: ProductView): Promise<PanelBlock[]> {
+  const queries = new ResultQueries(typed<MercariTables>(runtime.db));
+  const window = trendWindow(runtime.clock.now());
+  const [cheapest, sold] = await Promise.all([
+    queries.cheapest(p.id, CHEAPEST),
+    queries.soldPrices(p.id, window.from, window.to),
+  ]);
+  const buckets = priceTrend(sold, "day");
+  return [
+    {
+      kind: "table",
+      title: `${p.name}: cheapest on sale`,
+      columns: ["Listing", "Price", "Seller"],
+      empty: "Nothing on sale found yet.",
+      rows: cheapest.map((r) => [
+        { text: r.name, href: r.selling_url, image: r.image_url },
+        yen(r.price),
+        r.seller_type === 2 ? "shop" : "user",
+      ]),
+    },
+    {
+      kind: "chart",
+      title: `${p.name}: sold prices per day (median, quartile band), last 30 days`,
+      time: true,
+      x: buckets.map((b) => Date.parse(`${b.bucket}T00:00:00Z`) / 1000),
+      series: [
+        { label: "25th percentile", values: buckets.map((b) => b.p25) },
+        { label: "median", values: buckets.map((b) => b.median) },
+        { label: "75th percentile", values: buckets.map((b) => b.p75) },
+      ],
+      band: { lower: 0, upper: 2 },
+      empty: "No sold listing in the last 30 days.",
+    },
+  ];
+}
+
+/** The Mercari panel: per product, the cheapest listings on sale and the sold-price trend. */
+export const mercariPanel: PanelModule = {
+  async view({ runtime }) {
+    const products = await new ProductRepo(typed<MercariTables>(runtime.db)).list();
+    const shown = products.slice(0, MAX_PRODUCTS);
+    const blocks: PanelBlock[] = [
+      {
+        kind: "stats",
+        items: [
+          { label: "products", value: products.length },
+          { label: "crawled (enabled)", value: products.filter((p) => p.enabled).length },
+        ],
+      },
+    ];
+    if (products.length === 0) {
+      blocks.push({
+        kind: "note",
+        text: "No product yet: add one with tidemark mercari product add.",
+      });
+    }
+    for (const p of shown) blocks.push(...(await productBlocks(runtime, p)));
+    if (products.length > shown.length) {
+      blocks.push({
+        kind: "note",
+        text: `${products.length - shown.length} more product(s) not shown.`,
+      });
+    }
+    return { blocks };
+  },
+};

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** Params of a `mercari.crawl` job: which products it enqueues (default every enabled one). */
+export const mercariCrawlParams = z.strictObject({
+  product_id: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("only this product (default: every product whose setting is enabled)"),
+});
+
+/** Validated `mercari.crawl` params. */
+export type MercariCrawlParams = z.output<typeof mercariCrawlParams>;
+
+/** A ready `mercari.crawl` job: every enabled product, hourly in the starter config. */
+export const mercariCrawlExample = {};
+
+/** The queue's name: one queue for both message kinds, as in the specification. */
+export const MERCARI_QUEUE = "mercari-crawl";
+
+/**
+ * A message on the crawl queue: crawl a product's search pages, or check one stored listing's
+ * detail page.
+ */
+export const crawlQueueMessage = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("listCrawl"), productId: z.number().int().positive() }),
+  z.strictObject({
+    type: z.literal("syncDetail"),
+    mercariCrawlResultId: z.number().int().positive(),
+  }),
+]);
+
+/** A validated crawl queue message. */
+export type CrawlQueueMessage = z.output<typeof crawlQueueMessage>;

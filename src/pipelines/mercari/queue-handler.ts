@@ -1,0 +1,17 @@
+import { defineQueueHandler } from "../../engine/define.ts";
+import { crawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
+
+/**
+ * The crawl queue (`mercari-crawl`): listCrawl {productId} and syncDetail
+ * {mercariCrawlResultId} messages, as in the specification's one queue with two message types.
+ */
+export const crawlQueueHandler = defineQueueHandler({
+  name: MERCARI_QUEUE,
+  description:
+    "Mercari crawl messages: listCrawl (a product's search) and syncDetail (one listing)",
+  payload: crawlQueueMessage,
+  async handle(ctx, payload) {
+    const { handleCrawlMessage } = await import("./jobs/queue-consumer.ts");
+    await handleCrawlMessage(ctx, payload);
+  },
+});

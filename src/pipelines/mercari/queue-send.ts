@@ -1,0 +1,53 @@
+import type { Queue, SendOptions } from "../../engine/define.ts";
+import { type CrawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
+
+/**
+ * Per-message options: a singleton key per product or per row (a message already waiting is
+ * not enqueued twice), and retries with exponential backoff before the dead letter. A blocked
+ * search is retried later, so list crawls wait longer between attempts.
+ */
+export function messageOptions(message: CrawlQueueMessage): SendOptions {
+  return message.type === "listCrawl"
+    ? {
+        singletonKey: `listCrawl:${message.productId}`,
+        retryLimit: LIST_RETRY_LIMIT,
+        retryDelaySeconds: 60,
+        retryBackoff: true,
+      }
+    : {
+        singletonKey: `syncDetail:${message.mercariCrawlResultId}`,
+        retryLimit: DETAIL_RETRY_LIMIT,
+        retryDelaySeconds: 30,
+        retryBackoff: true,
+      };
+}
+
+/** Retries of a listCrawl message after its first failure. */
+export const LIST_RETRY_LIMIT = 5;
+/** Retries of a syncDetail message after its first failure. */
+export const DETAIL_RETRY_LIMIT = 3;
+
+/** What a batch send did: messages queued, and duplicates of a waiting message dropped. */
+export interface EnqueueCount {
+  enqueued: number;
+  already_waiting: number;
+}
+
+/** Sends the messages in one batch (sendBatch) with their options. */
+export async function enqueueCrawlMessages(
+  queue: Queue,
+  messages: readonly CrawlQueueMessage[],
+): Promise<EnqueueCount> {
+  if (messages.length === 0) return { enqueued: 0, already_waiting: 0 };
+  let enqueued = 0;
+  // Bounded batches keep one statement's parameters within both engines' limits.
+  for (let i = 0; i < messages.length; i += 500) {
+    const part = messages.slice(i, i + 500);
+    const ids = await queue.sendBatch(
+      MERCARI_QUEUE,
+      part.map((payload) => ({ payload, options: messageOptions(payload) })),
+    );
+    enqueued += ids.filter((id) => id !== null).length;
+  }
+  return { enqueued, already_waiting: messages.length - enqueued };
+}

@@ -1,0 +1,154 @@
+import type { Kysely, Selectable } from "kysely";
+import { type CrawlResultRow, type MercariTables, SELLING_STATUS } from "../tables.ts";
+
+/** A crawl result as read back. */
+export type CrawlResult = Selectable<CrawlResultRow>;
+
+/** One listing as the search phase writes it (sold_out_at is never written here). */
+export interface ResultInput {
+  product_id: number;
+  external_id: string;
+  name: string;
+  price: number;
+  selling_url: string;
+  image_url: string;
+  selling_status: number;
+  seller_type: number;
+  seller_id: string | null;
+}
+
+// Rows per statement: 12 bound values each, well under SQLite's parameter limit.
+const CHUNK = 500;
+
+/** Splits a list into chunks of `size`. */
+export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** `mercari_crawl_results`: the search phase's bulk writes and the detail phase's row writes. */
+export class CrawlResultRepo {
+  constructor(private readonly db: Kysely<MercariTables>) {}
+
+  /**
+   * Bulk upsert on `product_external_unique_idx`: a new listing is inserted, a known one gets
+   * the search's name, price, links, status and seller; `sold_out_at` and `created_at` are
+   * left as they are. Returns how many rows were new.
+   */
+  async upsert(rows: readonly ResultInput[], now: string): Promise<{ inserted: number }> {
+    if (rows.length === 0) return { inserted: 0 };
+    const productId = rows[0]?.product_id ?? 0;
+    const before = await this.countFor(productId);
+    for (const part of chunks(rows)) {
+      await this.db
+        .insertInto("mercari_crawl_results")
+        .values(part.map((r) => ({ ...r, sold_out_at: null, created_at: now, updated_at: now })))
+        .onConflict((oc) =>
+          oc.columns(["product_id", "external_id"]).doUpdateSet((eb) => ({
+            name: eb.ref("excluded.name"),
+            price: eb.ref("excluded.price"),
+            selling_url: eb.ref("excluded.selling_url"),
+            image_url: eb.ref("excluded.image_url"),
+            selling_status: eb.ref("excluded.selling_status"),
+            seller_type: eb.ref("excluded.seller_type"),
+            seller_id: eb.ref("excluded.seller_id"),
+            updated_at: eb.ref("excluded.updated_at"),
+          })),
+        )
+        .execute();
+    }
+    return { inserted: (await this.countFor(productId)) - before };
+  }
+
+  /** Rows stored for a product. */
+  async countFor(productId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("mercari_crawl_results")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("product_id", "=", productId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Id, name and price of every row of a product (what inspect matches against). */
+  async matchFields(
+    productId: number,
+  ): Promise<Array<{ id: number; name: string; price: number }>> {
+    return this.db
+      .selectFrom("mercari_crawl_results")
+      .select(["id", "name", "price"])
+      .where("product_id", "=", productId)
+      .execute();
+  }
+
+  /** Deletes rows by id; returns how many went. */
+  async deleteIds(ids: readonly number[]): Promise<number> {
+    let deleted = 0;
+    for (const part of chunks(ids)) {
+      const res = await this.db
+        .deleteFrom("mercari_crawl_results")
+        .where("id", "in", part)
+        .executeTakeFirst();
+      deleted += Number(res.numDeletedRows);
+    }
+    return deleted;
+  }
+
+  /** On-sale rows of a product: id and Mercari id (for the existence check). */
+  async onSale(productId: number): Promise<Array<{ id: number; external_id: string }>> {
+    return this.db
+      .selectFrom("mercari_crawl_results")
+      .select(["id", "external_id"])
+      .where("product_id", "=", productId)
+      .where("selling_status", "=", SELLING_STATUS.onSale)
+      .orderBy("id")
+      .execute();
+  }
+
+  /** Ids of sold rows whose sold date is not known yet. */
+  async soldWithoutDate(productId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom("mercari_crawl_results")
+      .select("id")
+      .where("product_id", "=", productId)
+      .where("selling_status", "=", SELLING_STATUS.sold)
+      .where("sold_out_at", "is", null)
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** The Mercari id of a row (all a detail check needs to read), or undefined. */
+  async externalIdOf(id: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("mercari_crawl_results")
+      .select("external_id")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.external_id;
+  }
+
+  /** One row, or undefined. */
+  async find(id: number): Promise<CrawlResult | undefined> {
+    return this.db
+      .selectFrom("mercari_crawl_results")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  /** Writes what a detail page says about a row; false when the row is gone. */
+  async applyDetail(
+    id: number,
+    detail: { name: string; price: number; selling_status: number; sold_out_at?: string },
+    now: string,
+  ): Promise<boolean> {
+    const res = await this.db
+      .updateTable("mercari_crawl_results")
+      .set({ ...detail, updated_at: now })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+}

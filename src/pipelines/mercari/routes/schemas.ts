@@ -1,0 +1,143 @@
+import { z } from "zod";
+
+/** The sold date's caveat, repeated wherever the API shows it. */
+export const SOLD_OUT_AT_NOTE =
+  "when the listing sold, approximated from Mercari's `updated` time of the sold item (set by a detail crawl; `updated` also moves on edits, so it can be later than the sale); null until a detail crawl ran";
+
+const id = z.coerce.number().int().positive();
+
+/** `{id}` of a product route. */
+export const productIdParams = z.object({ id: id.describe("product id") });
+/** `{productId}` of a results route. */
+export const resultsParams = z.object({ productId: id.describe("product id") });
+
+/** Body of `POST /api/crawl/execute`: optional, as is its productId. */
+export const executeBody = z
+  .strictObject({
+    productId: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("only this product (default: every enabled product)"),
+  })
+  .optional();
+
+/** What the search phase of one product did. */
+export const listSummaryView = z.object({
+  product_id: z.number().int(),
+  first_run: z.boolean(),
+  pages: z.number().int(),
+  found: z.number().int(),
+  not_matching: z
+    .number()
+    .int()
+    .describe("hits not stored: name without every keyword word, or price out of range"),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  deleted: z.number().int().describe("rows inspect deleted (no longer matching the setting)"),
+  existence_checks: z.object({ enqueued: z.number().int(), already_waiting: z.number().int() }),
+  sold_out_checks: z.object({ enqueued: z.number().int(), already_waiting: z.number().int() }),
+});
+
+/** Answer of `POST /api/crawl/execute`. */
+export const executeResponse = z.object({ products: z.array(listSummaryView) });
+
+/** Sort orders of the results route (a leading `-` = descending). */
+export const RESULT_SORTS = [
+  "price",
+  "-price",
+  "created_at",
+  "-created_at",
+  "updated_at",
+  "-updated_at",
+  "sold_out_at",
+  "-sold_out_at",
+] as const;
+
+/** Query of `GET /api/crawl/results/{productId}`. */
+export const resultsQuery = z
+  .object({
+    status: z.enum(["on_sale", "sold"]).optional().describe("on_sale, or sold (trading included)"),
+    min_price: z.coerce.number().int().min(0).optional(),
+    max_price: z.coerce.number().int().min(0).optional(),
+    sort: z.enum(RESULT_SORTS).default("-created_at").describe("a leading - sorts descending"),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+
+/** Validated results query. */
+export type ResultsQuery = z.output<typeof resultsQuery>;
+
+/** One stored listing. */
+export const resultView = z.object({
+  id: z.number().int(),
+  product_id: z.number().int(),
+  external_id: z.string().describe("Mercari item id (m…) or Mercari Shops product id"),
+  name: z.string(),
+  price: z.number().int().describe("yen"),
+  selling_url: z.string(),
+  image_url: z.string(),
+  selling_status: z.number().int().describe("1 on sale, 2 sold (trading counts as sold)"),
+  status: z.enum(["on_sale", "sold"]),
+  seller_type: z.number().int().describe("1 user, 2 Mercari Shops shop"),
+  seller_id: z.string().nullable(),
+  sold_out_at: z.string().nullable().describe(SOLD_OUT_AT_NOTE),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** Answer of the results route. */
+export const resultsResponse = z.object({
+  product_id: z.number().int(),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  items: z.array(resultView),
+});
+
+/** Query of the price-trend route. */
+export const trendQuery = z
+  .object({
+    from: z.iso
+      .date()
+      .or(z.iso.datetime())
+      .optional()
+      .describe("start (default: 30 days before to)"),
+    to: z.iso.date().or(z.iso.datetime()).optional().describe("end, exclusive (default: now)"),
+    bucket: z.enum(["day", "week"]).default("day").describe("week buckets start on Monday (UTC)"),
+  })
+  .strict();
+
+/** One bucket of sold prices. */
+export const trendBucketView = z.object({
+  bucket: z.string().describe("YYYY-MM-DD: the day, or the Monday of the week (UTC)"),
+  count: z.number().int(),
+  min: z.number(),
+  p25: z.number(),
+  median: z.number(),
+  p75: z.number(),
+  max: z.number(),
+});
+
+/** Answer of the price-trend route. */
+export const trendResponse = z.object({
+  product_id: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  bucket: z.enum(["day", "week"]),
+  note: z.string(),
+  buckets: z.array(trendBucketView),
+});
+
+/** Query of the cheapest route. */
+export const cheapestQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(100).default(10) })
+  .strict();
+
+/** Answer of the cheapest route. */
+export const cheapestResponse = z.object({
+  product_id: z.number().int(),
+  items: z.array(resultView),
+});

@@ -1,0 +1,155 @@
+// The mercari HTTP API: bearer auth on every route, the manual crawl (502 when blocked), the
+// results with filters, products CRUD, price trend and cheapest listings, the OpenAPI document.
+import { expect, it } from "vitest";
+import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
+import { mercariRoutes } from "../../src/pipelines/mercari/routes.ts";
+import { createApp } from "../../src/server/app.ts";
+import type { ServerServices } from "../../src/server/server-services.ts";
+import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { openWorld, rowsOf, type World } from "./support.ts";
+
+const TOKEN = "mercari-route-token-0123456789";
+// Response bodies are checked with expect(); typing each one would only restate the schemas.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Body = any;
+
+function api(w: World) {
+  const services = {
+    runtime: w.runtime,
+    queue: w.queue,
+    metrics: new TidemarkMetrics(),
+    apiTokens: [TOKEN],
+    requestRun: async () => {
+      throw new Error("not used");
+    },
+    findRequestedRun: async () => undefined,
+  } as unknown as ServerServices;
+  const app = createApp(services, w.runtime.logger);
+  return async (method: string, path: string, body?: unknown, token: string | null = TOKEN) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await app.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Body };
+  };
+}
+
+/** A concrete URL for each route (ids filled in). */
+function urlOf(route: (typeof mercariRoutes)[number]): string {
+  const prefix = route.mount === "api" ? "/api" : "/api/mercari";
+  return prefix + route.path.replace("{id}", "1").replace("{productId}", "1");
+}
+
+describeEachDialect("mercari API", (h) => {
+  it("every route answers 401 without a valid bearer token, and is in /openapi.json", async () => {
+    const w = await openWorld(h);
+    const call = api(w);
+    const doc = (await call("GET", "/openapi.json")).body;
+    for (const route of mercariRoutes) {
+      for (const token of [null, "wrong-token-wrong-token-000"]) {
+        const res = await call(route.method.toUpperCase(), urlOf(route), undefined, token);
+        expect({ route: urlOf(route), status: res.status }).toEqual({
+          route: urlOf(route),
+          status: 401,
+        });
+      }
+      const path = (route.mount === "api" ? "/api" : "/api/mercari") + route.path;
+      expect(doc.paths[path]?.[route.method], path).toBeDefined();
+    }
+    const results = doc.paths["/api/crawl/results/{productId}"].get;
+    expect(JSON.stringify(results)).toContain("approximated from Mercari's `updated` time");
+  });
+
+  it("products CRUD, manual crawl, results, cheapest and price trend", async () => {
+    const w = await openWorld(h);
+    const call = api(w);
+    const bad = await call("POST", "/api/mercari/products", {
+      name: "x",
+      keyword: "Switch",
+      min_price: 500,
+      max_price: 100,
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("max_price");
+    expect((await call("GET", "/api/mercari/products")).body.products).toEqual([]);
+
+    const created = await call("POST", "/api/mercari/products", {
+      name: "Switch",
+      keyword: "Nintendo Switch",
+      min_price: 16000,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect(created.body).toMatchObject({
+      name: "Switch",
+      enabled: true,
+      min_price: 16000,
+      max_price: null,
+    });
+    const patched = await call("PATCH", `/api/mercari/products/${id}`, { max_price: 36000 });
+    expect(patched.body).toMatchObject({ min_price: 16000, max_price: 36000 });
+    expect((await call("POST", `/api/mercari/products/${id}/disable`)).body.enabled).toBe(false);
+    expect((await call("POST", `/api/mercari/products/${id}/enable`)).body.enabled).toBe(true);
+    expect((await call("GET", "/api/mercari/products/999")).status).toBe(404);
+
+    // The manual crawl: no body = every enabled product.
+    const crawl = await call("POST", "/api/crawl/execute");
+    expect(crawl.status).toBe(200);
+    expect(crawl.body.products).toHaveLength(1);
+    expect(crawl.body.products[0]).toMatchObject({ product_id: id, first_run: true });
+    const one = await call("POST", "/api/crawl/execute", { productId: id });
+    expect(one.body.products[0]).toMatchObject({ product_id: id, first_run: false, pages: 3 });
+    expect((await call("POST", "/api/crawl/execute", { productId: 999 })).status).toBe(404);
+    await w.drain();
+
+    const all = await call("GET", `/api/crawl/results/${id}?limit=500`);
+    const rows = await rowsOf(w, id);
+    expect(all.body.total).toBe(rows.length);
+    expect(all.body.items.every((r: Body) => r.price >= 16000 && r.price <= 36000)).toBe(true);
+    const sold = await call(
+      "GET",
+      `/api/crawl/results/${id}?status=sold&sort=price&limit=5&offset=1`,
+    );
+    expect(sold.body.items).toHaveLength(5);
+    expect(sold.body.items.every((r: Body) => r.status === "sold" && r.sold_out_at)).toBe(true);
+    const prices = sold.body.items.map((r: Body) => r.price);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const ranged = await call("GET", `/api/crawl/results/${id}?min_price=20000&max_price=25000`);
+    expect(ranged.body.items.every((r: Body) => r.price >= 20000 && r.price <= 25000)).toBe(true);
+    expect((await call("GET", `/api/crawl/results/${id}?status=gone`)).status).toBe(400);
+
+    const cheapest = await call("GET", `/api/mercari/products/${id}/cheapest?limit=3`);
+    expect(cheapest.body.items).toHaveLength(3);
+    const onSale = rows.filter((r) => r.selling_status === 1).map((r) => r.price);
+    expect(cheapest.body.items[0].price).toBe(Math.min(...onSale));
+
+    const trend = await call("GET", `/api/mercari/products/${id}/price-trend?bucket=week`);
+    expect(trend.status).toBe(200);
+    const counted = trend.body.buckets.reduce((n: number, b: Body) => n + b.count, 0);
+    const inWindow = rows.filter(
+      (r) => r.sold_out_at && r.sold_out_at >= trend.body.from && r.sold_out_at < trend.body.to,
+    );
+    expect(counted).toBe(inWindow.length);
+    for (const b of trend.body.buckets) {
+      expect(b.min <= b.p25 && b.p25 <= b.median && b.median <= b.p75 && b.p75 <= b.max).toBe(true);
+    }
+    expect((await call("GET", `/api/mercari/products/${id}/price-trend?bucket=month`)).status).toBe(
+      400,
+    );
+
+    w.fake.fake.knobs.block = "forbidden";
+    const blocked = await call("POST", "/api/crawl/execute", { productId: id });
+    expect(blocked.status).toBe(502);
+    expect(blocked.body.error).toBe("blocked");
+    expect(await rowsOf(w, id)).toEqual(rows);
+
+    const removed = await call("DELETE", `/api/mercari/products/${id}`);
+    expect(removed.body).toEqual({ id, results_deleted: rows.length });
+    expect(await rowsOf(w, id)).toEqual([]);
+    expect((await call("DELETE", `/api/mercari/products/${id}`)).status).toBe(404);
+  });
+});
