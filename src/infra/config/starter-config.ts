@@ -76,4 +76,18 @@ queue: embedded
 
 # Per-pipeline settings (base URLs, directories); see docs/ for each pipeline.
 pipelines: {}
+#   mercari:                       # docs/pipelines/mercari.md
+#     base_url: https://api.mercari.jp   # TIDEMARK_MERCARI_URL
+#     requests_per_second: 1       # shared by every worker process
+#     first_run_max_pages: 100     # a product's first crawl reads every page up to this
+#     pages_per_run: 3             # later crawls read the newest pages only
+#   email-analytics:               # docs/pipelines/email-analytics.md
+#     region: us                   # us | eu (api.eu.mailgun.net); base_url: TIDEMARK_MAILGUN_URL
+#     domain: mg.example.com       # MAILGUN_DOMAIN; the API key only in MAILGUN_API_KEY
+#     opened_lag_warning_minutes: 30
+# Starter jobs (jobs live in the database; add them once):
+#   tidemark job add mercari-hourly --type mercari.crawl --schedule "0 * * * *"
+#   Ghost's \${s} \${m}/5 * * * * (a second and minute drawn once per process) is a
+#   5-minute schedule with up to 299 s of per-process jitter:
+#   tidemark job add mailgun-analytics --type email-analytics.fetch --schedule "*/5 * * * *" --jitter 299
 `;
