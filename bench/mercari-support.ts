@@ -9,6 +9,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { CliEntry } from "./snapshots-support.ts";
+import { spawnCollect } from "./spawn-collect.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TSX = import.meta.resolve("tsx");
@@ -123,26 +124,7 @@ export function tidemark(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<CliRun> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [wrapper, ...argv], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      resolve({ code: code ?? 1, stdout, stderr, wallMs: performance.now() - started });
-    });
-  });
+  return spawnCollect([wrapper, ...argv], { cwd, env });
 }
 
 /** What the Crawlee child reports. */

@@ -2,52 +2,33 @@
  * Helpers of bench/rakuten.ts: running one phase in a child process, and counting row writes
  * of the domain tables with SQLite triggers (so "0 domain writes" is counted, not assumed).
  */
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import Database from "better-sqlite3";
 import type { PhaseInput } from "./rakuten-child.ts";
+import { spawnCollect } from "./spawn-collect.ts";
 
 /** Runs bench/rakuten-child.ts with `input`; resolves its JSON line. `onSpawn` gets the child. */
-export function runPhase(
+export async function runPhase(
   input: PhaseInput,
-  onSpawn?: (child: ReturnType<typeof spawn>) => void,
+  onSpawn?: (child: ChildProcess) => void,
 ): Promise<Record<string, unknown> & { ms: number; rssMb: number }> {
   const script = new URL("./rakuten-child.ts", import.meta.url).pathname;
-  return new Promise((resolve, reject) => {
-    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of every phase, to find where the time goes.
-    const prof = process.env.BENCH_CPU_PROF;
-    const flags = prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : [];
-    const child = spawn(
-      process.execPath,
-      [...flags, "--import", "tsx", script, JSON.stringify(input)],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    onSpawn?.(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (process.env.BENCH_SQL_PROFILE)
-        process.stdout.write(stderr.replace(/^npm warn.*\n/gm, ""));
-      const line = stdout.trim().split("\n").pop() ?? "";
-      try {
-        resolve(JSON.parse(line));
-      } catch {
-        reject(
-          new Error(
-            `phase ${input.phase} ${input.jobType ?? ""} exit ${code}: ${stderr || stdout}`,
-          ),
-        );
-      }
-    });
+  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of every phase, to find where the time goes.
+  const prof = process.env.BENCH_CPU_PROF;
+  const flags = prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : [];
+  const run = await spawnCollect([...flags, "--import", "tsx", script, JSON.stringify(input)], {
+    onSpawn,
   });
+  if (process.env.BENCH_SQL_PROFILE)
+    process.stdout.write(run.stderr.replace(/^npm warn.*\n/gm, ""));
+  const line = run.stdout.trim().split("\n").pop() ?? "";
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw new Error(
+      `phase ${input.phase} ${input.jobType ?? ""} exit ${run.code}: ${run.stderr || run.stdout}`,
+    );
+  }
 }
 
 /** The item job's domain tables (apl_* on SQLite) and the ledger. */

@@ -2,12 +2,13 @@
  * Helpers of bench/snapshots.ts: a production-layout build in a temp folder, running one
  * ingestion in a child process (wall time, peak RSS), and DuckDB's version of the transform.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createReadStream, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildInstalledLayout } from "../scripts/build.ts";
+import { spawnCollect } from "./spawn-collect.ts";
 
 /** The package root. */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -60,33 +61,9 @@ process.stderr.write("\\n@@rss " + process.resourceUsage().maxRSS + "\\n");
 process.exitCode = code;
 `,
   );
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [wrapper, ...argv], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const wallMs = performance.now() - started;
-      const rss = /@@rss (\d+)/.exec(stderr);
-      resolve({
-        code: code ?? 1,
-        stdout,
-        stderr,
-        wallMs,
-        peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
-      });
-    });
-  });
+  const run = await spawnCollect([wrapper, ...argv], { env });
+  const rss = /@@rss (\d+)/.exec(run.stderr);
+  return { ...run, peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN };
 }
 
 /** Writes a supplier config. */

@@ -42,3 +42,5 @@ export { interruptSignal } from "./runs/interrupt-signal.ts";
 export { executeRun, type RunReport } from "./runs/job-runner.ts";
 export { newRunId } from "./runs/run-id.ts";
 export { startWorkerThread } from "./threads/start-worker-thread.ts";
+/** The context a queue handler gets (a pipeline that works its own queue in-process: demo, tests). */
+export { queueHandlerContext } from "./workers/index.ts";

@@ -10,6 +10,7 @@ export {
 } from "./drain.ts";
 export {
   collectQueueHandlers,
+  queueHandlerContext,
   type StartWorkersOptions,
   startQueueWorkers,
 } from "./queue-workers.ts";

@@ -1,7 +1,10 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import type { Queue, WorkOptions } from "../queue/queue.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
-import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
+import type {
+  QueueHandlerContext,
+  QueueHandlerDefinition,
+} from "../queue/queue-handler-definition.ts";
 import type { Registry } from "../registry/registry.ts";
 import { runRequestHandler } from "../run-requests/run-request-handler.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -68,23 +71,31 @@ export async function startQueueWorkers(
         message_id: message.id,
         attempt: message.attempt,
       });
-      await def.handle(
-        {
-          env: runtime.config.env,
-          config: runtime.config,
-          db: runtime.db,
-          blobs: runtime.blobs,
-          clock: runtime.clock,
-          leases: runtime.leases,
-          runtime,
-          queue,
-          message,
-          logger,
-          signal,
-        },
-        parsed.data,
-      );
+      await def.handle(queueHandlerContext(runtime, queue, message, signal, logger), parsed.data);
     });
   }
   return chosen.map((h) => h.name);
+}
+
+/** The context a queue handler gets for one message: the runtime's services and the delivery. */
+export function queueHandlerContext(
+  runtime: Runtime,
+  queue: Queue,
+  message: QueueHandlerContext["message"],
+  signal: AbortSignal,
+  logger: QueueHandlerContext["logger"] = runtime.logger,
+): QueueHandlerContext {
+  return {
+    env: runtime.config.env,
+    config: runtime.config,
+    db: runtime.db,
+    blobs: runtime.blobs,
+    clock: runtime.clock,
+    leases: runtime.leases,
+    runtime,
+    queue,
+    message,
+    logger,
+    signal,
+  };
 }

@@ -1,4 +1,9 @@
-import type { Queue, QueueHandlerContext, Runtime } from "../../engine/index.ts";
+import {
+  type Queue,
+  type QueueHandlerContext,
+  queueHandlerContext,
+  type Runtime,
+} from "../../engine/index.ts";
 import type { MercariClient } from "./client/types.ts";
 import { handleCrawlMessage } from "./jobs/queue-consumer.ts";
 import { type CrawlQueueMessage, crawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
@@ -63,17 +68,6 @@ async function handle(
   payload: CrawlQueueMessage,
   client: MercariClient | undefined,
 ): Promise<void> {
-  const ctx: QueueHandlerContext = {
-    env: runtime.config.env,
-    config: runtime.config,
-    db: runtime.db,
-    blobs: runtime.blobs,
-    clock: runtime.clock,
-    leases: runtime.leases,
-    runtime,
-    queue,
-    logger: runtime.logger,
-    ...delivery,
-  };
+  const ctx = queueHandlerContext(runtime, queue, delivery.message, delivery.signal);
   await handleCrawlMessage(ctx, payload, client);
 }
