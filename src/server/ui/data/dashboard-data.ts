@@ -1,5 +1,5 @@
-import type { EngineTables, RunStatus } from "../../../engine/engine-tables.ts";
 import { isoTimestamp } from "../../../engine/context/clock.ts";
+import type { EngineTables, RunStatus } from "../../../engine/engine-tables.ts";
 import { type JobOverview, listJobOverviews } from "../../../engine/runs/job-overview.ts";
 import { type RunFilter, type RunRecord, RunRepo } from "../../../engine/runs/run-repo.ts";
 import { collectQueueHandlers } from "../../../engine/workers/queue-workers.ts";
