@@ -33,6 +33,8 @@ export interface RunsTable {
   lease_key: string;
   host: string;
   pid: number;
+  /** The run's latest progress as JSON text (RunProgress), or null when it reported none. */
+  progress?: string | null;
 }
 
 export interface LeasesTable {

@@ -60,6 +60,16 @@ export const RunSchema = z
     leaseKey: z.string(),
     host: z.string(),
     pid: z.number().int(),
+    /** Present once the run reported progress; a finished run keeps its last. */
+    progress: z
+      .object({
+        label: z.string(),
+        done: z.number(),
+        total: z.number().nullable(),
+        figures: z.record(z.string(), z.number()),
+        updated_at: z.string(),
+      })
+      .optional(),
   })
   .openapi("Run");
 

@@ -42,6 +42,12 @@ function duration(run: RunRecord): string {
   return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
+/** "label 40/100  changed 3" from a run's stored progress. */
+function progressText(p: NonNullable<RunRecord["progress"]>): string {
+  const figures = Object.entries(p.figures).map(([k, v]) => `  ${k} ${v}`);
+  return `${p.label} ${p.done}/${p.total ?? "?"}${figures.join("")} (at ${p.updated_at})`;
+}
+
 /** `tidemark runs ls | show`. */
 export function registerRunsCommands(program: Command, session: CliSession): void {
   const runs = program.command("runs").description("run history");
@@ -81,6 +87,7 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
       session.print(`started:   ${run.startedAt}`);
       session.print(`finished:  ${run.finishedAt ?? "-"} (${duration(run)})`);
       session.print(`host/pid:  ${run.host}/${run.pid}`);
+      if (run.progress) session.print(`progress:  ${progressText(run.progress)}`);
       if (run.error?.includes("\n"))
         session.print(["error:", ...textBlock(run.error, "    ")].join("\n"));
       else if (run.error) session.print(`error:     ${run.error}`);

@@ -12,5 +12,6 @@ export const engineMigrations: MigrationScope = {
     "0006-rate-limits": await import("./0006-rate-limits.ts"),
     "0007-lease-token": await import("./0007-lease-token.ts"),
     "0008-run-request-interrupted": await import("./0008-run-request-interrupted.ts"),
+    "0009-run-progress": await import("./0009-run-progress.ts"),
   }),
 };

@@ -11,6 +11,7 @@ import type { JobResult } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { newJobContext } from "./new-job-context.ts";
 import { newRunId, RUN_ID_PATTERN } from "./run-id.ts";
+import { RunProgressRecorder } from "./run-progress.ts";
 import { RunRepo } from "./run-repo.ts";
 
 /** What to run: a stored job, or an ad-hoc run of a job type (e.g. `snapshots run`). */
@@ -156,6 +157,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   const dryRun = request.dryRun ?? false;
   let result: JobResult | undefined;
   let error: string | null = null;
+  const recorder = new RunProgressRecorder(runs, runId, runtime.clock, logger);
   try {
     await runs.insertStarted({
       runId,
@@ -179,6 +181,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       signal: abort.signal,
       logger,
       progress: request.progress ?? false,
+      recorder,
     });
     logger.info({ type: jobType.name, dry_run: dryRun, limit: request.limit }, "run started");
     result = await jobType.run(ctx, params);
@@ -191,6 +194,8 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   } finally {
     heartbeat.stop();
     request.signal?.removeEventListener("abort", onOuterAbort);
+    // The last progress lands before the run's end is recorded; none is written after it.
+    await recorder.close();
   }
 
   const { status, summary } = outcomeOf(result, error, leaseLost);

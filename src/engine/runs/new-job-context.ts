@@ -5,6 +5,7 @@ import type { JobContext } from "../context/job-context.ts";
 import type { Lease } from "../leases/lease-store.ts";
 import type { JobType } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { RunProgressRecorder } from "./run-progress.ts";
 
 /** What a run has fixed by the time its job type is called. */
 export interface RunFacts {
@@ -20,6 +21,8 @@ export interface RunFacts {
   logger: Logger;
   /** Draw a progress bar on a TTY. */
   progress: boolean;
+  /** Stores the run's progress in its row (the dashboard shows it); absent: not stored. */
+  recorder?: RunProgressRecorder;
 }
 
 /** The context a job type's run() receives: the engine's services, its settings, its fence. */
@@ -46,6 +49,9 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
       : undefined,
     environ: runtime.environ,
     commit: (effect) => runtime.leases.fencedCommit(run.lease, run.leaseTtlMs, effect),
-    progress: (label, total) => (run.progress ? createProgress(label, total) : silentProgress()),
+    progress: (label, total) => {
+      const bar = run.progress ? createProgress(label, total) : silentProgress();
+      return run.recorder ? run.recorder.reporter(label, total, bar) : bar;
+    },
   };
 }

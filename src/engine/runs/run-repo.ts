@@ -17,10 +17,23 @@ export interface RunRecord {
   leaseKey: string;
   host: string;
   pid: number;
+  /** The run's latest reported progress; absent when it reported none. */
+  progress?: RunProgress;
+}
+
+/** A run's latest progress, as stored in `tm_runs.progress`. */
+export interface RunProgress {
+  label: string;
+  done: number;
+  total: number | null;
+  figures: Record<string, number>;
+  updated_at: string;
 }
 
 function toRecord(row: RunsTable): RunRecord {
+  const progress = row.progress ? (JSON.parse(row.progress) as RunProgress) : undefined;
   return {
+    ...(progress ? { progress } : {}),
     runId: row.run_id,
     jobName: row.job_name,
     jobType: row.job_type,
@@ -89,6 +102,16 @@ export class RunRepo {
         summary: end.summary === undefined ? null : JSON.stringify(end.summary),
         error: end.error,
       })
+      .where("run_id", "=", runId)
+      .where("status", "=", "running")
+      .execute();
+  }
+
+  /** Stores a `running` run's latest progress; a run that has ended is left as it is. */
+  async writeProgress(runId: string, progress: RunProgress): Promise<void> {
+    await this.#db
+      .updateTable("tm_runs")
+      .set({ progress: JSON.stringify(progress) })
       .where("run_id", "=", runId)
       .where("status", "=", "running")
       .execute();

@@ -33,6 +33,19 @@ function summaryLines(services: ServerServices, run: RunRecord): string[] | unde
   }
 }
 
+/** The run's latest progress: a bar with done/total and its figures. */
+function progressBlock(run: RunRecord): Html | string {
+  const p = run.progress;
+  if (!p) return "";
+  const figures = Object.entries(p.figures).map(([k, v]) => `${k} ${v}`);
+  const bar =
+    p.total === null
+      ? html`<progress></progress>`
+      : html`<progress max="${p.total}" value="${p.done}"></progress>`;
+  return html`<div id="progress" class="card"><strong>${p.label}</strong> ${bar}
+      <span>${p.done}/${p.total ?? "?"}</span>${figures.length > 0 ? html` <span class="tone-muted">${figures.join(", ")}</span>` : ""}</div>`;
+}
+
 function runBody(services: ServerServices, run: RunRecord, params: unknown): Html {
   const now = services.runtime.clock.now();
   const live = run.status === "running";
@@ -47,6 +60,7 @@ function runBody(services: ServerServices, run: RunRecord, params: unknown): Htm
       <dt>${live ? "Running for" : "Took"}</dt><dd>${runDuration(run.startedAt, run.finishedAt, now)}</dd>
       <dt>Host</dt><dd>${run.host} (pid ${run.pid})</dd>
     </dl>
+    ${progressBlock(run)}
     ${run.error ? html`<h2>Error</h2><pre class="error">${run.error}</pre>` : ""}
     <h2>Params <span class="tone-muted">(the job's, as stored now)</span></h2>
     <pre>${params === undefined ? "(the job no longer exists)" : prettyJson(params)}</pre>
