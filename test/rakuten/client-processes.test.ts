@@ -1,17 +1,15 @@
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { engineMigrations } from "../../src/engine/migrations/index.ts";
 import { migrateToLatest } from "../../src/infra/db/migrator.ts";
 import { openDatabase } from "../../src/infra/db/open-database.ts";
 import type { RakutenClientStats } from "../../src/pipelines/rakuten/client/index.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { startGatedChild } from "../../src/testing/gated-child.ts";
 import { clientFixture } from "./support/client-fixture.ts";
 import type { RakutenChildPlan } from "./support/rakuten-client-child.ts";
 
 const CHILD = fileURLToPath(new URL("./support/rakuten-client-child.ts", import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 interface ChildReport {
   stats: RakutenClientStats;
@@ -20,29 +18,7 @@ interface ChildReport {
 
 /** Starts a child; `go()` releases it; `report` resolves once it has exited. */
 function startChild(plan: RakutenChildPlan) {
-  const child = spawn(process.execPath, ["--import", TSX, CHILD, JSON.stringify(plan)], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: "" },
-  });
-  let out = "";
-  let err = "";
-  child.stderr.on("data", (d: Buffer) => {
-    err += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (d: Buffer) => {
-      out += d;
-      if (out.includes("ready\n")) resolve();
-    });
-    void exited.then((code) => reject(new Error(`child exited (${code}) before ready:\n${err}`)));
-  });
-  const report = exited.then((code) => {
-    const line = out.split("\n").find((l) => l.startsWith("{"));
-    if (code !== 0 || !line) throw new Error(`child exited (${code}):\n${out}\n${err}`);
-    return JSON.parse(line) as ChildReport;
-  });
-  return { ready, go: () => child.stdin.end("go\n"), report };
+  return startGatedChild<ChildReport>(CHILD, plan);
 }
 
 describeEachDialect("rakuten clients in two processes", (h) => {

@@ -1,16 +1,14 @@
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrateToLatest } from "../../infra/db/migrator.ts";
 import { openDatabase } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
+import { startGatedChild } from "../../testing/gated-child.ts";
 import { type FakeServer, startFakeServer } from "../fakes/fake-server.ts";
 import { engineMigrations } from "../migrations/index.ts";
 import type { RateLimitChildPlan } from "./testing/rate-limit-child.ts";
 
 const CHILD = fileURLToPath(new URL("./testing/rate-limit-child.ts", import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** A child process hammering the fake through the shared limit. */
 interface Child {
@@ -23,34 +21,12 @@ interface Child {
 }
 
 function startChild(plan: RateLimitChildPlan): Child {
-  const child = spawn(process.execPath, ["--import", TSX, CHILD, JSON.stringify(plan)], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: "" },
-  });
-  let out = "";
-  let err = "";
-  child.stderr.on("data", (d: Buffer) => {
-    err += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (d: Buffer) => {
-      out += d;
-      if (out.includes("ready\n")) resolve();
-    });
-    void exited.then((code) => reject(new Error(`child exited (${code}) before ready:\n${err}`)));
-  });
-  const report = exited.then((code) => {
-    const line = out.split("\n").find((l) => l.startsWith("{"));
-    if (code !== 0 || !line) throw new Error(`child exited (${code}):\n${out}\n${err}`);
-    return JSON.parse(line) as { stamps: number[]; transactions: number };
-  });
-  const stamps = report.then((r) => r.stamps);
+  const child = startGatedChild<{ stamps: number[]; transactions: number }>(CHILD, plan);
   return {
-    ready,
-    go: () => child.stdin.end("go\n"),
-    stamps,
-    transactions: report.then((r) => r.transactions),
+    ready: child.ready,
+    go: child.go,
+    stamps: child.report.then((r) => r.stamps),
+    transactions: child.report.then((r) => r.transactions),
   };
 }
 
