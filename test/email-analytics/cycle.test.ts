@@ -1,6 +1,7 @@
 // The fetch cycle: budgets, restarts, windows, the missing phase, errors and exclusivity.
 import { expect, it } from "vitest";
 import type { FakeEventInput } from "../../src/pipelines/email-analytics/fake/fake-types.ts";
+import { APPLY_BATCH_EVENTS } from "../../src/pipelines/email-analytics/jobs/fetch-events.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import {
@@ -197,8 +198,8 @@ describeEachDialect("email-analytics fetch cycle", (h) => {
     const report = await running;
     expect(report.status).toBe("succeeded");
     const scheduled = phasesOf(report.summary).filter((p) => p.phase === "scheduled");
-    // The first batch: 34 pages of 300.
-    expect(scheduled[0]!.events).toBe(10_200);
+    // The first batch: whole pages of 300 up to APPLY_BATCH_EVENTS (10 pages).
+    expect(scheduled[0]!.events).toBe(Math.ceil(APPLY_BATCH_EVENTS / 300) * 300);
     expect(scheduled.slice(1).every((p) => p.events === 0)).toBe(true);
     expect(logs.some((l) => /Canceled fetching/.test(l.msg))).toBe(true);
     const row = await jobRow(runtime, "email-analytics-scheduled");

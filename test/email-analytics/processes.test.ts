@@ -39,12 +39,12 @@ describeEachDialect("email-analytics fetch processes", (h) => {
       stdio: "ignore",
     });
     const exited = new Promise((r) => child.on("exit", r));
-    // Past the first commit (10,000 events: 34 pages), well before the end.
+    // Past the first commits (3,000 events: 10 pages each), well before the end.
     await waitFor(() => fake.requests.length >= 45, 90_000);
     child.kill("SIGKILL");
     await exited;
     fake.faults.set({ delayMs: 0 });
-    // Killed mid-cycle: the first batch is applied, the rest is not.
+    // Killed mid-cycle: the first batches are applied, the rest is not.
     const partial = await openDatabase(target);
     try {
       const k = typed<EmailAnalyticsTables>(partial);

@@ -5,7 +5,14 @@ import type { EmailAnalyticsTables } from "../tables.ts";
 import { EventProcessingResult } from "./event-result.ts";
 import { FailureUpserts } from "./failures.ts";
 import { lastSeenAfterOpen, loadLastSeen } from "./last-seen.ts";
-import { RecipientResolver, type RecipientView, recipientKey } from "./recipients.ts";
+import {
+  DELIVERED,
+  FAILED,
+  markRecipient,
+  OPENED,
+  RecipientResolver,
+  type RecipientView,
+} from "./recipients.ts";
 import { chunks, objectId, updateColumnById } from "./sql-batch.ts";
 
 /** The event types with an effect; any other type counts as `unhandled`. */
@@ -36,7 +43,7 @@ interface PendingWrites {
 export class EventApplier {
   readonly #resolver = new RecipientResolver();
   /** Members' `last_seen_at` as read and then written by this run (bounded). */
-  #lastSeen = new Map<string, string | null>();
+  #lastSeen = new Map<string, number | null>();
 
   constructor(private readonly dialect: DialectName) {}
 
@@ -62,15 +69,15 @@ export class EventApplier {
       wanted.set(emailId, set);
     });
     const recipients = await this.#resolver.recipients(tx, wanted);
-    const recipientOf = (i: number): RecipientView | undefined => {
-      const e = events[i] as NormalizedEvent;
+    // Each event's recipient, looked up once (undefined: unhandled type or none found).
+    const recipientOf = events.map((e, i) => {
       const emailId = emailIds[i];
-      if (!emailId || !e.recipientEmail) return undefined;
-      return recipients.get(recipientKey(emailId, e.recipientEmail));
-    };
+      if (!HANDLED.has(e.type) || !emailId || !e.recipientEmail) return undefined;
+      return recipients.get(emailId)?.get(e.recipientEmail);
+    });
 
     const byType = (type: string) =>
-      events.flatMap((e, i) => (e.type === type ? [recipientOf(i)] : [])).filter((r) => !!r);
+      events.flatMap((e, i) => (e.type === type ? [recipientOf[i]] : [])).filter((r) => !!r);
     const failures = new FailureUpserts();
     await failures.load(
       tx,
@@ -102,7 +109,7 @@ export class EventApplier {
         result.counts.unhandled += 1;
         return;
       }
-      const recipient = recipientOf(i);
+      const recipient = recipientOf[i];
       if (!recipient) {
         result.counts.unprocessable += 1;
         return;
@@ -129,41 +136,38 @@ export class EventApplier {
     s: {
       pending: PendingWrites;
       failures: FailureUpserts;
-      lastSeen: Map<string, string | null>;
+      lastSeen: Map<string, number | null>;
       newsletters: Map<string, string | null>;
       result: EventProcessingResult;
     },
   ): void {
     const { pending, result } = s;
-    const at = event.timestamp.toISOString();
+    // Most events change nothing (repeated opens): the ISO string is built only when written.
+    const at = () => event.timestamp.toISOString();
     switch (event.type) {
       case "delivered":
-        if (r.delivered_at === null) {
-          r.delivered_at = at;
-          pending.delivered.set(r.id, at);
-        }
+        if (markRecipient(r, DELIVERED)) pending.delivered.set(r.id, at());
         result.counts.delivered += 1;
         return;
       case "opened": {
-        if (r.opened_at === null) {
-          r.opened_at = at;
-          pending.opened.set(r.id, at);
+        if (markRecipient(r, OPENED)) {
+          pending.opened.set(r.id, at());
           result.openedMembers.add(r.member_id);
         }
-        const next = lastSeenAfterOpen(s.lastSeen.get(r.member_id) ?? null, event.timestamp);
+        const next = lastSeenAfterOpen(
+          s.lastSeen.get(r.member_id) ?? null,
+          event.timestamp.getTime(),
+        );
         if (next !== undefined) {
           s.lastSeen.set(r.member_id, next);
-          pending.lastSeen.set(r.member_id, next);
+          pending.lastSeen.set(r.member_id, event.timestamp.toISOString());
         }
         result.counts.opened += 1;
         return;
       }
       case "failed":
         if (event.severity === "permanent") {
-          if (r.failed_at === null) {
-            r.failed_at = at;
-            pending.failed.set(r.id, at);
-          }
+          if (markRecipient(r, FAILED)) pending.failed.set(r.id, at());
           s.failures.apply("permanent", event, r);
           if (event.error && SUPPRESSING_CODES.has(Number(event.error.code))) {
             this.#suppress(pending, event, r, "bounce");
@@ -192,7 +196,7 @@ export class EventApplier {
             member_id: r.member_id,
             email_id: r.email_id,
             email_address: event.recipientEmail ?? r.member_email,
-            created_at: at,
+            created_at: at(),
           });
         }
         this.#suppress(pending, event, r, "spam");

@@ -3,18 +3,39 @@ import type { NormalizedEvent } from "../client/types.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 import { chunks } from "./sql-batch.ts";
 
-/** The recipient row an event applies to, as read (and then updated in memory). */
+/** `email_recipients` timestamps the applier sets once: a bit each in a recipient's `state`. */
+export const DELIVERED = 1;
+export const OPENED = 2;
+export const FAILED = 4;
+export type RecipientFlag = typeof DELIVERED | typeof OPENED | typeof FAILED;
+
+/**
+ * The recipient row an event applies to, for one batch: its ids, address and which of
+ * `delivered_at`, `opened_at`, `failed_at` are set (bits of `state`; the applier only ever
+ * asks whether they are NULL). `block`/`slot` say where the cached copy lives.
+ */
 export interface RecipientView {
   id: string;
   email_id: string;
   member_id: string;
   member_email: string;
-  delivered_at: string | null;
-  opened_at: string | null;
-  failed_at: string | null;
+  state: number;
+  block: EmailRecipients;
+  slot: number;
 }
 
-/** Recipient rows a run keeps in memory at most (about 200 bytes each). */
+/**
+ * Sets `flag` on the recipient (and its cached copy); returns whether it was unset, i.e. the
+ * column was NULL and must now be written.
+ */
+export function markRecipient(r: RecipientView, flag: RecipientFlag): boolean {
+  if ((r.state & flag) !== 0) return false;
+  r.state |= flag;
+  r.block.state[r.slot] = r.state;
+  return true;
+}
+
+/** Recipient rows a run keeps in memory at most (about 130 bytes of heap each). */
 const MAX_CACHED_RECIPIENTS = 150_000;
 
 /** An email's recipients are read at once when a batch wants at least this many of them… */
@@ -22,26 +43,59 @@ const WHOLE_EMAIL_MIN_WANTED = 50;
 /** …and it has at most this many. */
 const WHOLE_EMAIL_MAX_RECIPIENTS = 50_000;
 
+/** A row as read: the columns the applier needs. */
+interface RecipientRow {
+  id: string;
+  member_id: string;
+  member_email: string;
+  delivered_at: unknown;
+  opened_at: unknown;
+  failed_at: unknown;
+}
+
 /** The recipient columns the applier needs, of one email, in id order. */
 function selectRecipients(tx: Transaction<EmailAnalyticsTables>, emailId: string) {
   return tx
     .selectFrom("email_recipients")
-    .select([
-      "id",
-      "email_id",
-      "member_id",
-      "member_email",
-      "delivered_at",
-      "opened_at",
-      "failed_at",
-    ])
+    .select(["id", "member_id", "member_email", "delivered_at", "opened_at", "failed_at"])
     .where("email_id", "=", emailId)
     .orderBy("id");
 }
 
-/** Map key of a recipient: (email id, member email), Ghost's lookup. */
-export function recipientKey(emailId: string, email: string): string {
-  return `${emailId}\u0000${email}`;
+/**
+ * The cached recipients of one email, column-wise (a row object per recipient cost ~260 bytes
+ * of heap, this ~130): address → slot, and per slot the row id, the member id and the state
+ * bits. Addresses and member ids are interned: a member is a recipient of many emails.
+ */
+export class EmailRecipients {
+  readonly slots = new Map<string, number>();
+  readonly ids: string[] = [];
+  readonly memberIds: string[] = [];
+  readonly state: number[] = [];
+
+  constructor(readonly emailId: string) {}
+
+  /** A batch's view of the recipient in `slot`. */
+  view(address: string, slot: number): RecipientView {
+    return {
+      id: this.ids[slot] as string,
+      email_id: this.emailId,
+      member_id: this.memberIds[slot] as string,
+      member_email: address,
+      state: this.state[slot] as number,
+      block: this,
+      slot,
+    };
+  }
+}
+
+/** The state bits of a row as read. */
+function stateOf(r: RecipientRow): number {
+  return (
+    (r.delivered_at == null ? 0 : DELIVERED) |
+    (r.opened_at == null ? 0 : OPENED) |
+    (r.failed_at == null ? 0 : FAILED)
+  );
 }
 
 /**
@@ -55,7 +109,9 @@ export class RecipientResolver {
    * Recipients already read in this run, kept current by the applier (only the run holding the
    * lease writes these columns); bounded, then started afresh.
    */
-  readonly #cache = new Map<string, { emailId: string; rows: Map<string, RecipientView> }>();
+  readonly #cache = new Map<string, EmailRecipients>();
+  /** One copy of each member id and address the cache holds. */
+  #interned = new Map<string, string>();
   /** Rows in the cache. */
   #cached = 0;
   /** Emails whose recipients are all in the cache. */
@@ -89,30 +145,35 @@ export class RecipientResolver {
     );
   }
 
-  /** The recipient rows of the given (email id, address) keys; the first by id on duplicates. */
+  /**
+   * The recipients of the given email id → addresses, as email id → address → view (one view
+   * per recipient for the batch); the first row by id on duplicates.
+   */
   async recipients(
     tx: Transaction<EmailAnalyticsTables>,
     wanted: ReadonlyMap<string, Set<string>>,
-  ): Promise<Map<string, RecipientView>> {
-    const found = new Map<string, RecipientView>();
+  ): Promise<Map<string, Map<string, RecipientView>>> {
+    const found = new Map<string, Map<string, RecipientView>>();
     if (this.#cached > MAX_CACHED_RECIPIENTS) this.reset();
     for (const [emailId, addresses] of wanted) {
       if (!this.#wholeEmail.has(emailId) && addresses.size >= WHOLE_EMAIL_MIN_WANTED) {
         await this.#loadWholeEmail(tx, emailId);
       }
       const complete = this.#wholeEmail.has(emailId);
+      const views = new Map<string, RecipientView>();
+      found.set(emailId, views);
+      const block = this.#cache.get(emailId);
       const missing: string[] = [];
-      const ofEmail = this.#cache.get(emailId)?.rows;
       for (const address of addresses) {
-        const cached = ofEmail?.get(address);
-        if (cached) found.set(recipientKey(emailId, address), cached);
+        const slot = block?.slots.get(address);
+        if (block && slot !== undefined) views.set(address, block.view(address, slot));
         else if (!complete) missing.push(address);
       }
       for (const part of chunks(missing)) {
         const rows = await selectRecipients(tx, emailId)
           .where("member_email", "in", part)
           .execute();
-        for (const r of rows) this.#remember(r, found);
+        for (const r of rows) this.#remember(emailId, r, views);
       }
     }
     return found;
@@ -131,28 +192,40 @@ export class RecipientResolver {
     if (!email || email.email_count > WHOLE_EMAIL_MAX_RECIPIENTS) return;
     if (this.#cached + email.email_count > MAX_CACHED_RECIPIENTS) return;
     const rows = await selectRecipients(tx, emailId).execute();
-    for (const r of rows) this.#remember(r);
+    for (const r of rows) this.#remember(emailId, r);
     this.#wholeEmail.add(emailId);
   }
 
   /** Caches a row read from the database (the first by id wins on duplicates). */
-  #remember(r: RecipientView, found?: Map<string, RecipientView>): void {
-    let entry = this.#cache.get(r.email_id);
-    if (!entry) {
-      entry = { emailId: r.email_id, rows: new Map() };
-      this.#cache.set(r.email_id, entry);
+  #remember(emailId: string, r: RecipientRow, views?: Map<string, RecipientView>): void {
+    let block = this.#cache.get(emailId);
+    if (!block) {
+      block = new EmailRecipients(emailId);
+      this.#cache.set(emailId, block);
     }
-    if (entry.rows.has(r.member_email)) return;
-    // Kept for the run: one email id string shared by its rows, not a copy per row.
-    r.email_id = entry.emailId;
-    entry.rows.set(r.member_email, r);
+    if (block.slots.has(r.member_email)) return;
+    const address = this.#intern(r.member_email);
+    const slot = block.ids.length;
+    block.slots.set(address, slot);
+    block.ids.push(r.id);
+    block.memberIds.push(this.#intern(r.member_id));
+    block.state.push(stateOf(r));
     this.#cached += 1;
-    found?.set(recipientKey(r.email_id, r.member_email), r);
+    views?.set(address, block.view(address, slot));
+  }
+
+  /** The run's one copy of `s`. */
+  #intern(s: string): string {
+    const known = this.#interned.get(s);
+    if (known !== undefined) return known;
+    this.#interned.set(s, s);
+    return s;
   }
 
   /** Forgets the cached recipient rows. */
   reset(): void {
     this.#cache.clear();
+    this.#interned = new Map();
     this.#cached = 0;
     this.#wholeEmail.clear();
   }
