@@ -38,6 +38,20 @@ export interface PhaseInput {
   repeat?: boolean;
 }
 
+/** Counts raw puts without keeping their keys: the count must not weigh on the phase's RSS. */
+class RawPutCounter extends CountingBlobStore {
+  count = 0;
+  override async put(
+    key: string,
+    body: Parameters<CountingBlobStore["put"]>[1],
+    options?: { contentType?: string },
+  ) {
+    const info = await this.inner.put(key, body, options);
+    if (key.startsWith("raw/source=")) this.count++;
+    return info;
+  }
+}
+
 const input = JSON.parse(process.argv[2] ?? "{}") as PhaseInput;
 // BENCH_SQL_PROFILE=1: time every SQLite statement (see rakuten-sql-profile.ts).
 if (process.env.BENCH_SQL_PROFILE) (await import("./rakuten-sql-profile.ts")).installSqlProfile();
@@ -111,7 +125,7 @@ async function job(codes: string[]): Promise<Record<string, unknown>> {
     registry: new Registry([withRate(input.rpsOverride)]),
     logger: silentLogger(),
   });
-  const blobs = new CountingBlobStore(base.blobs);
+  const blobs = new RawPutCounter(base.blobs);
   const rt = {
     ...base,
     blobs,
@@ -145,7 +159,7 @@ async function job(codes: string[]): Promise<Record<string, unknown>> {
       status: report.status,
       error: report.error,
       summary,
-      blobPuts: blobs.rawPuts.length,
+      blobPuts: blobs.count,
     };
   } finally {
     await base.close();
@@ -154,4 +168,14 @@ async function job(codes: string[]): Promise<Record<string, unknown>> {
 
 const codes = new FakeCatalogue({ size: input.items }).itemCodes();
 const out = input.phase === "floor" ? await floor(codes) : await job(codes);
-process.stdout.write(`${JSON.stringify({ ...out, rssMb: rss() })}\n`);
+// With --expose-gc (NODE_OPTIONS), what is still reachable rather than garbage not yet collected.
+(globalThis as { gc?: () => void }).gc?.();
+const mem = process.memoryUsage();
+const mb = (n: number) => Math.round(n / 1048576);
+// Where the memory is at the end (heap, off-heap buffers), next to the peak RSS.
+const memory = {
+  heapMb: mb(mem.heapUsed),
+  heapTotalMb: mb(mem.heapTotal),
+  externalMb: mb(mem.external),
+};
+process.stdout.write(`${JSON.stringify({ ...out, memory, rssMb: rss() })}\n`);

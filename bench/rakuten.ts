@@ -111,11 +111,18 @@ async function loadScenario(): Promise<void> {
   });
   const measure = async (label: string, input: PhaseInput) => {
     api.fake.resetStats();
+    // The fake runs in this process: its CPU per call says whether it or the client limits.
+    const fakeCpu = process.cpuUsage();
     const r = await runPhase(input);
+    const fakeUs = (({ user, system }) => user + system)(process.cpuUsage(fakeCpu));
     const calls = api.fake.stats.calls;
     const s = (r.summary ?? {}) as Record<string, unknown>;
+    const perCall = calls > 0 ? `, fake ${(fakeUs / calls).toFixed(0)} µs CPU/call` : "";
+    const mem = r.memory
+      ? `, peak RSS ${r.rssMb.toFixed(0)} MB, at end ${JSON.stringify(r.memory)}`
+      : "";
     console.log(
-      `  ${label}: ${secs(r.ms)} (CPU ${secs(Number(r.cpuMs))}), ${r.status ?? `ok ${r.ok}`}${r.error ? ` (${r.error})` : ""}${input.phase === "job" ? `, summary ${JSON.stringify(s)}` : ""}`,
+      `  ${label}: ${secs(r.ms)} (CPU ${secs(Number(r.cpuMs))}${perCall})${mem}, ${r.status ?? `ok ${r.ok}`}${r.error ? ` (${r.error})` : ""}${input.phase === "job" ? `, summary ${JSON.stringify(s)}` : ""}`,
     );
     return { r, calls };
   };

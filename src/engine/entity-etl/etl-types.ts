@@ -60,7 +60,7 @@ export interface EtlTuning {
   maxFailureRate?: number;
   /** Targets per ledger read and fenced commit (default 200). */
   batchSize?: number;
-  /** Fetches (and raw puts or reads) in flight at once (default 8). */
+  /** Fetches in flight at once (default 8); raw puts and a re-apply's raw reads: at least 32. */
   concurrency?: number;
 }
 

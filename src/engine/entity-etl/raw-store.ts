@@ -1,6 +1,5 @@
 import type { BlobInfo, BlobStore } from "../../infra/blobs/blob-store.ts";
-import { canonicalJson } from "../hashing/canonical-json.ts";
-import { sha256Hex } from "../hashing/content-hash.ts";
+import { canonicalJsonAndHash } from "../hashing/content-hash.ts";
 import { checkRawEnv } from "./raw-env-marker.ts";
 import { hashOfRawKey, type RawKeyParts, rawKey, rawTargetPrefix } from "./raw-key.ts";
 
@@ -58,14 +57,25 @@ export class RawStore {
     document: unknown,
     expectedHash?: string,
   ): Promise<RawPutResult> {
-    await this.claimEnv();
-    const text = canonicalJson(document);
-    const contentHash = sha256Hex(text);
-    if (expectedHash !== undefined && expectedHash !== contentHash) {
+    const { text, hash } = canonicalJsonAndHash(document);
+    if (expectedHash !== undefined && expectedHash !== hash) {
       throw new Error(
-        `raw store: document of ${target.sourceId} hashes to ${contentHash}, not ${expectedHash}`,
+        `raw store: document of ${target.sourceId} hashes to ${hash}, not ${expectedHash}`,
       );
     }
+    return this.putCanonical(target, text, hash);
+  }
+
+  /**
+   * Saves canonical JSON text already made (with its SHA-256, from canonicalJsonAndHash) under
+   * its key, unless that key exists: putDocument without encoding the document again.
+   */
+  async putCanonical(
+    target: Omit<RawKeyParts, "contentHash">,
+    text: string,
+    contentHash: string,
+  ): Promise<RawPutResult> {
+    await this.claimEnv();
     const key = rawKey({ ...target, contentHash });
     const existing = await this.blobs.head(key);
     if (existing) {

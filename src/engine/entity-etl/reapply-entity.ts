@@ -59,6 +59,9 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
   const parse = opts.parse ?? ((text: string) => JSON.parse(text) as N);
   const batchSize = Math.max(1, opts.batchSize ?? 200);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
+  // Raw reads are local or object-store GETs, not API calls: more of them in flight keeps the
+  // reads of the next page ahead of the commits (the fetch concurrency guards an API's limits).
+  const readConcurrency = Math.max(concurrency, 32);
   const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
   const tally = new EtlTally(["reapplied", "would_apply"] as const);
   const fail = (target: string, kind: EtlFailureKind, err: unknown) => {
@@ -99,7 +102,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
       limit: Math.min(batchSize, left),
     });
     if (rows.length === 0) return undefined;
-    const items = (await mapBounded(rows, concurrency, (row) => readItem(row))).filter(
+    const items = (await mapBounded(rows, readConcurrency, (row) => readItem(row))).filter(
       (it): it is ApplyItem<N> => it !== undefined,
     );
     return { rows, items };

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import { contentHash } from "../hashing/content-hash.ts";
+import { canonicalJsonAndHash } from "../hashing/content-hash.ts";
 import { type ApplyItem, applyAll } from "./apply-each.ts";
 import { collectTargets } from "./collect-targets.ts";
 import {
@@ -75,6 +75,8 @@ interface Prepared<N> {
   target: string;
   document: N;
   hash: string;
+  /** The document's canonical JSON: hashed once, and stored as is when it changed. */
+  text: string;
 }
 
 /**
@@ -95,6 +97,9 @@ export async function runEntityEtl<R, N, DB>(
   const maxFailureRate = opts.maxFailureRate ?? DEFAULT_MAX_FAILURE_RATE;
   const batchSize = Math.max(1, opts.batchSize ?? 200);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
+  // Raw puts are blob writes, not API calls: most of their time is an fsync, so more of them
+  // in flight keep the disk (and the thread pool) busy while the API concurrency stays as set.
+  const putConcurrency = Math.max(concurrency, 32);
   const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
   const tally = new EtlTally(COUNTS);
   const fail = (target: string, kind: EtlFailureKind, err: unknown) => {
@@ -120,7 +125,8 @@ export async function runEntityEtl<R, N, DB>(
       if (payload === undefined) return void tally.add("not_found");
       try {
         const document = await opts.normalize(payload, target);
-        return { target, document, hash: contentHash(document) };
+        const { text, hash } = canonicalJsonAndHash(document);
+        return { target, document, hash, text };
       } catch (err) {
         return void fail(target, "normalize", err);
       }
@@ -152,11 +158,11 @@ export async function runEntityEtl<R, N, DB>(
     }
     // Raw puts happen before the commit: immutable and idempotent, so a lost lease harms nothing.
     const saved = (
-      await mapBounded(changed, concurrency, async (p) => {
+      await mapBounded(changed, putConcurrency, async (p) => {
         try {
-          const put = await raw.putDocument(
+          const put = await raw.putCanonical(
             { source, entity, sourceId: p.target },
-            p.document,
+            p.text,
             p.hash,
           );
           tally.add(put.created ? "blob_puts" : "blob_existing");

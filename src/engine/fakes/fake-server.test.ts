@@ -157,4 +157,35 @@ describe("startFakeServer", () => {
     expect(performance.now() - t).toBeLessThan(1000);
     expect(await pending).toBe("failed");
   });
+
+  it("answers through a plain handler, with the knobs and counters still applying", async () => {
+    server = await startFakeServer(echo, {
+      recordRequests: false,
+      plain: (req) => ({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ path: req.url.pathname, q: req.url.searchParams.get("q") }),
+      }),
+    });
+    expect(await (await fetch(`${server.url}/a?q=1`)).json()).toEqual({ path: "/a", q: "1" });
+    server.faults.set({ statusSequence: [503] });
+    expect((await fetch(server.url)).status).toBe(503);
+    server.faults.set({ truncateBody: 3 });
+    await expect((await fetch(`${server.url}/long`)).text()).rejects.toThrow();
+    expect(server.requests).toHaveLength(0);
+    expect(server.stats.total).toBe(3);
+  });
+
+  it("turns a throwing plain handler into a 500 and records requests when asked", async () => {
+    server = await startFakeServer(echo, {
+      plain: () => {
+        throw new Error("plain boom");
+      },
+    });
+    const res = await fetch(`${server.url}/x?k=v`, { method: "POST", body: "hi" });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain("plain boom");
+    expect(server.requests[0]?.body).toBe("hi");
+    expect(server.requests[0]?.query).toEqual({ k: "v" });
+  });
 });

@@ -1,87 +1,51 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  type DelaySetting,
+  FaultController,
+  type FaultOptions,
+  injectedResponse,
+  matchesPath,
+  type PathPattern,
+  type RateLimitFault,
+  type StatusStep,
+} from "./fake-faults.ts";
+import { type PlainFakeAnswer, sendPlain, sendWeb } from "./fake-send.ts";
+
+export type {
+  DelaySetting,
+  FaultOptions,
+  PathPattern,
+  PlainFakeAnswer,
+  RateLimitFault,
+  StatusStep,
+};
+export { FaultController };
 
 /** A fake of an outside API: Web Request in, Web Response out (a Hono app's `fetch` fits). */
 export type FakeHandler = (request: Request) => Response | Promise<Response>;
 
-/** Path filter: a string matches paths starting with it; a RegExp is tested on the path. */
-export type PathPattern = string | RegExp;
-
-/** One scripted answer: a status (200 = let the app answer), a custom reply, or a dropped socket. */
-export type StatusStep =
-  | number
-  | "drop"
-  | { status: number; body?: string | object; headers?: Readonly<Record<string, string>> };
-
-/** Server-side delay before answering: fixed, consumed per request from a list, or computed. */
-export type DelaySetting = number | readonly number[] | ((request: RecordedRequest) => number);
-
-/** Emulated API rate limit: excess requests get 429 with `Retry-After`. */
-export interface RateLimitFault {
-  requestsPerSecond: number;
-  /** Value of `Retry-After` on the 429 (default 1). */
-  retryAfterSeconds?: number;
+/** What a plain handler sees of a request: no Web Request is built for it. */
+export interface PlainFakeRequest {
+  method: string;
+  url: URL;
+  /** Node's lower-cased request headers. */
+  headers: IncomingHttpHeaders;
+  body: Buffer;
 }
 
-/** Fault knobs; all off by default. */
-export interface FaultOptions {
-  /** Statuses for the next matching requests, consumed in order; then the app answers. */
-  statusSequence?: readonly StatusStep[];
-  /** Only requests whose path matches consume `statusSequence`. */
-  statusPath?: PathPattern;
-  delayMs?: DelaySetting;
-  /** Send only this many body bytes under a larger Content-Length, then destroy the socket. */
-  truncateBody?: number;
-  rateLimit?: RateLimitFault;
-  /** `Retry-After` header value added to injected 429 and 503 answers. */
-  retryAfter?: number | string;
-  /** Destroy the socket of every request without answering. */
-  dropConnection?: boolean;
-}
-
-/** The live fault settings of a running fake server; change fields any time. */
-export class FaultController {
-  statusSequence: StatusStep[] = [];
-  statusPath: PathPattern | undefined = undefined;
-  delayMs: DelaySetting = 0;
-  truncateBody: number | undefined = undefined;
-  rateLimit: RateLimitFault | undefined = undefined;
-  retryAfter: number | string | undefined = undefined;
-  dropConnection = false;
-
-  constructor(initial: FaultOptions = {}) {
-    this.set(initial);
-  }
-
-  /** Changes the given knobs, leaving the others as they are. */
-  set(options: FaultOptions): this {
-    if ("statusSequence" in options) this.statusSequence = [...(options.statusSequence ?? [])];
-    if ("statusPath" in options) this.statusPath = options.statusPath;
-    if ("delayMs" in options) {
-      const d = options.delayMs ?? 0;
-      // Copy lists: they are consumed as requests arrive.
-      this.delayMs = Array.isArray(d) ? [...d] : d;
-    }
-    if ("truncateBody" in options) this.truncateBody = options.truncateBody;
-    if ("rateLimit" in options) this.rateLimit = options.rateLimit;
-    if ("retryAfter" in options) this.retryAfter = options.retryAfter;
-    if ("dropConnection" in options) this.dropConnection = options.dropConnection ?? false;
-    return this;
-  }
-
-  /** Turns every fault off. */
-  reset(): this {
-    return this.set({
-      statusSequence: [],
-      statusPath: undefined,
-      delayMs: 0,
-      truncateBody: undefined,
-      rateLimit: undefined,
-      retryAfter: undefined,
-      dropConnection: false,
-    });
-  }
-}
+/**
+ * A fake answering without Web Request/Response objects (several times cheaper per request,
+ * for benchmarks of many thousand calls); the fault knobs, counters and request log still apply.
+ */
+export type PlainFakeHandler = (
+  request: PlainFakeRequest,
+) => PlainFakeAnswer | Promise<PlainFakeAnswer>;
 
 /** What the fake server saw of one request. */
 export interface RecordedRequest {
@@ -132,12 +96,13 @@ export interface FakeServerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-}
-
-/** True when `path` matches the pattern (prefix for strings). */
-function matchesPath(pattern: PathPattern | undefined, path: string): boolean {
-  if (pattern === undefined) return true;
-  return typeof pattern === "string" ? path.startsWith(pattern) : pattern.test(path);
+  /** Answers instead of `app` when given (the fast path; see PlainFakeHandler). */
+  plain?: PlainFakeHandler;
+  /**
+   * Keep every request in `requests` (default true). Off for long benchmarks: the log would
+   * grow by one entry per call.
+   */
+  recordRequests?: boolean;
 }
 
 /** Waits `ms` unless the signal aborts first (then resolves early: the server is closing). */
@@ -154,33 +119,20 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const EMPTY_BODY = Buffer.alloc(0);
+
 /** Reads the whole request body. */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  // No length and no chunked encoding: HTTP/1.1 says there is no body (a plain GET).
+  const declared = req.headers["content-length"];
+  if (
+    req.headers["transfer-encoding"] === undefined &&
+    (declared === undefined || declared === "0")
+  )
+    return EMPTY_BODY;
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
-
-/** The JSON error answer used for injected statuses. */
-function injectedResponse(
-  step: Exclude<StatusStep, "drop">,
-  retryAfter: number | string | undefined,
-): Response {
-  const status = typeof step === "number" ? step : step.status;
-  const headers = new Headers({ "content-type": "application/json" });
-  if (retryAfter !== undefined && (status === 429 || status === 503)) {
-    headers.set("retry-after", String(retryAfter));
-  }
-  let body = JSON.stringify({ error: { code: status, message: "injected fault" } });
-  if (typeof step === "object") {
-    if (step.body !== undefined)
-      body = typeof step.body === "string" ? step.body : JSON.stringify(step.body);
-    for (const [name, value] of Object.entries(step.headers ?? {})) headers.set(name, value);
-  }
-  // The Response constructor rejects a body (even "") on null-body statuses.
-  return new Response(NULL_BODY_STATUSES.has(status) ? null : body, { status, headers });
 }
 
 /** Starts `app` on 127.0.0.1 with an ephemeral port (or the given host and port), with fault injection and request logging. */
@@ -204,34 +156,30 @@ export async function startFakeServer(
     return false;
   };
 
-  const nextDelay = (recorded: RecordedRequest): number => {
+  const nextDelay = (recorded: () => RecordedRequest): number => {
     const d = faults.delayMs;
     if (typeof d === "number") return d;
-    if (typeof d === "function") return d(recorded);
+    if (typeof d === "function") return d(recorded());
     const list = [...d];
     const next = list.shift() ?? 0;
     faults.delayMs = list;
     return next;
   };
 
+  const record = options.recordRequests ?? true;
+
   const handle = async (req: IncomingMessage, res: ServerResponse, base: string): Promise<void> => {
     const body = await readBody(req);
     const url = new URL(req.url ?? "/", base);
-    const recorded: RecordedRequest = {
-      method: req.method ?? "GET",
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      searchParams: url.searchParams,
-      headers: Object.fromEntries(
-        Object.entries(req.headers).map(([k, v]) => [
-          k,
-          Array.isArray(v) ? v.join(", ") : (v ?? ""),
-        ]),
-      ),
-      body: body.toString("utf8"),
-      receivedAt: Date.now(),
+    const method = req.method ?? "GET";
+    const receivedAt = Date.now();
+    // Built only when the log keeps it or a delay function reads it.
+    let recorded: RecordedRequest | undefined;
+    const recordedOf = (): RecordedRequest => {
+      recorded ??= recordOf(req, url, method, body, receivedAt);
+      return recorded;
     };
-    requests.push(recorded);
+    if (record) requests.push(recordedOf());
 
     if (faults.dropConnection) {
       req.socket.destroy();
@@ -240,13 +188,12 @@ export async function startFakeServer(
     if (faults.rateLimit && overRateLimit(faults.rateLimit, Date.now())) {
       stats.rateLimited++;
       const retryAfter = faults.rateLimit.retryAfterSeconds ?? 1;
-      await send(res, recorded.method, injectedResponse(429, retryAfter), faults.truncateBody);
+      await sendWeb(res, method, injectedResponse(429, retryAfter), faults.truncateBody);
       return;
     }
-    await pause(nextDelay(recorded), closing.signal);
+    await pause(nextDelay(recordedOf), closing.signal);
     if (res.destroyed) return;
 
-    let response: Response;
     const step = matchesPath(faults.statusPath, url.pathname)
       ? faults.statusSequence.shift()
       : undefined;
@@ -255,28 +202,17 @@ export async function startFakeServer(
       return;
     }
     if (step !== undefined && !(typeof step === "number" && step === 200)) {
-      response = injectedResponse(step, faults.retryAfter);
-    } else {
-      // The app sees the abort when the client goes away, like a real handler would.
-      const aborted = new AbortController();
-      res.once("close", () => aborted.abort());
-      const hasBody = recorded.method !== "GET" && recorded.method !== "HEAD";
-      const request = new Request(url, {
-        method: recorded.method,
-        headers: Object.entries(recorded.headers),
-        // A plain Uint8Array: BodyInit's DOM typing (pulled in by some dependencies) refuses Buffer.
-        body: hasBody && body !== undefined ? new Uint8Array(body) : undefined,
-        signal: aborted.signal,
-      });
-      try {
-        response = await app(request);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        response = new Response(`fake app error: ${message}`, { status: 500 });
-      }
+      await sendWeb(res, method, injectedResponse(step, faults.retryAfter), faults.truncateBody);
+      return;
     }
+    if (options.plain) {
+      const answer = await answerPlain(options.plain, { method, url, headers: req.headers, body });
+      if (!res.destroyed) sendPlain(res, method, answer, faults.truncateBody);
+      return;
+    }
+    const response = await answerWeb(app, req, res, { method, url, body });
     if (res.destroyed) return;
-    await send(res, recorded.method, response, faults.truncateBody);
+    await sendWeb(res, method, response, faults.truncateBody);
   };
 
   const server = createServer((req, res) => {
@@ -328,35 +264,67 @@ export async function startFakeServer(
   };
 }
 
-/** Writes a Web Response to Node, optionally cutting the body after `truncateAt` bytes. */
-async function send(
-  res: ServerResponse,
+/** What the request log keeps of one request. */
+function recordOf(
+  req: IncomingMessage,
+  url: URL,
   method: string,
-  response: Response,
-  truncateAt: number | undefined,
-): Promise<void> {
-  const bytes = Buffer.from(await response.arrayBuffer());
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) {
-    if (name === "content-length" || name === "transfer-encoding" || name === "set-cookie")
-      continue;
-    res.setHeader(name, value);
+  body: Buffer,
+  receivedAt: number,
+): RecordedRequest {
+  return {
+    method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    searchParams: url.searchParams,
+    headers: Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+    ),
+    body: body.toString("utf8"),
+    receivedAt,
+  };
+}
+
+/** The plain handler's answer; a throw becomes a 500 like the app's. */
+async function answerPlain(
+  handler: PlainFakeHandler,
+  request: PlainFakeRequest,
+): Promise<PlainFakeAnswer> {
+  try {
+    return await handler(request);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { status: 500, headers: {}, body: `fake app error: ${message}` };
   }
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-  const bodyless = method === "HEAD" || NULL_BODY_STATUSES.has(response.status);
-  if (bodyless) {
-    res.end();
-    return;
+}
+
+/** The app's answer to a Web Request built from the Node request; a throw becomes a 500. */
+async function answerWeb(
+  app: FakeHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  seen: { method: string; url: URL; body: Buffer },
+): Promise<Response> {
+  const { method, url, body } = seen;
+  // The app sees the abort when the client goes away, like a real handler would.
+  const aborted = new AbortController();
+  res.once("close", () => aborted.abort());
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const headers = Object.entries(req.headers).map(([k, v]): [string, string] => [
+    k,
+    Array.isArray(v) ? v.join(", ") : (v ?? ""),
+  ]);
+  const request = new Request(url, {
+    method,
+    headers,
+    // A plain Uint8Array: BodyInit's DOM typing (pulled in by some dependencies) refuses Buffer.
+    body: hasBody ? new Uint8Array(body) : undefined,
+    signal: aborted.signal,
+  });
+  try {
+    return await app(request);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return new Response(`fake app error: ${message}`, { status: 500 });
   }
-  if (truncateAt === undefined) {
-    res.setHeader("content-length", bytes.length);
-    res.end(bytes);
-    return;
-  }
-  // Promise more bytes than we send, then cut the connection: the client sees a short body.
-  const sent = Math.max(0, Math.min(truncateAt, bytes.length));
-  res.setHeader("content-length", Math.max(bytes.length, sent + 1));
-  res.flushHeaders();
-  res.write(bytes.subarray(0, sent), () => res.socket?.destroy());
 }

@@ -45,8 +45,63 @@ export class CanonicalJsonError extends TypeError {
  * `undefined` object members are skipped like JSON.stringify; `undefined` elsewhere throws.
  */
 export function canonicalJson(value: unknown): string {
+  // Typical documents take the recursive fast path; anything it is unsure of (deep nesting,
+  // a cycle, a value that cannot be encoded) goes to the writer, which also names the problem.
+  const fast = fastCanonical(value, 0);
+  if (fast !== undefined) return fast;
   // A single growing string: V8 concatenates into a rope, cheaper than collecting parts.
   return new CanonicalWriter(null).run(value);
+}
+
+// Nesting the fast path handles; deeper values (and cycles, which never end) use the writer.
+const FAST_DEPTH = 32;
+
+/**
+ * The same text as the writer for plain JSON-like values up to FAST_DEPTH levels, written
+ * recursively without the writer's frames; undefined whenever the writer should decide.
+ */
+function fastCanonical(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return findLoneSurrogate(value) >= 0 ? undefined : JSON.stringify(value);
+    case "number":
+      return Number.isSafeInteger(value) ? String(value) : pythonFloatRepr(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return value.toString();
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return "null";
+  if (value instanceof JsonNumber) return pythonNumberFromLexeme(value.lexeme);
+  if (depth >= FAST_DEPTH) return undefined;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const text = item === undefined ? undefined : fastCanonical(item, depth + 1);
+      if (text === undefined) return undefined;
+      out += i === 0 ? text : `,${text}`;
+    }
+    return `${out}]`;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const object = value as Record<string, unknown>;
+  let out = "{";
+  let written = 0;
+  for (const key of sortKeys(Object.keys(object))) {
+    const member = object[key];
+    if (member === undefined) continue;
+    if (findLoneSurrogate(key) >= 0) return undefined;
+    const text = fastCanonical(member, depth + 1);
+    if (text === undefined) return undefined;
+    out += `${written++ === 0 ? "" : ","}${JSON.stringify(key)}:${text}`;
+  }
+  return `${out}}`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * sort_keys=True).encode("utf-8")).hexdigest()`.
  */
 import { createHash, type Hash, hash as oneShotHash } from "node:crypto";
-import { writeCanonicalJson } from "./canonical-json.ts";
+import { canonicalJson, writeCanonicalJson } from "./canonical-json.ts";
 import { findLoneSurrogate } from "./lone-surrogate.ts";
 import { parseJsonLossless } from "./lossless-json.ts";
 
@@ -29,6 +29,16 @@ export function contentHash(value: unknown): string {
   // which matters when hashing millions of small rows.
   if (incremental === undefined) return oneShotHash("sha256", single ?? "", "hex");
   return incremental.digest("hex");
+}
+
+/**
+ * A value's canonical JSON and its content hash in one pass, for callers that store the text
+ * too (contentHash(value) === hash). canonicalJson has rejected lone surrogates, so the text's
+ * UTF-8 bytes are exact without another scan.
+ */
+export function canonicalJsonAndHash(value: unknown): { text: string; hash: string } {
+  const text = canonicalJson(value);
+  return { text, hash: oneShotHash("sha256", text, "hex") };
 }
 
 /** SHA-256 hex of raw JSON text, hashed as Python would after json.loads (lexemes preserved). */

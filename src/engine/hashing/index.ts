@@ -5,7 +5,12 @@ export {
   compareCodePoints,
   writeCanonicalJson,
 } from "./canonical-json.ts";
-export { contentHash, contentHashOfJsonText, sha256Hex } from "./content-hash.ts";
+export {
+  canonicalJsonAndHash,
+  contentHash,
+  contentHashOfJsonText,
+  sha256Hex,
+} from "./content-hash.ts";
 export { JsonNumber, type JsonObject, type JsonValue } from "./json-value.ts";
 export { JsonSyntaxError, parseJsonLossless } from "./lossless-json.ts";
 export { pythonFloatRepr } from "./python-float-repr.ts";

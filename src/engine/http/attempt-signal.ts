@@ -3,28 +3,39 @@ export interface AttemptSignal {
   signal: AbortSignal;
   /** True when the timeout (not the caller) aborted the attempt. */
   timedOut(): boolean;
-  /** Detaches from the caller's signal; call when the attempt is over. */
+  /** Detaches from the caller's signal and stops the timer; call when the attempt is over. */
   dispose(): void;
 }
 
-/** Per-attempt signal: the caller's signal or an AbortSignal.timeout, whichever fires first. */
+/** Per-attempt signal: the caller's signal or a timeout, whichever fires first. */
 export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  if (!caller) return { signal: timeout, timedOut: () => timeout.aborted, dispose: () => {} };
-  // Linked by hand rather than with AbortSignal.any, which leaks when one input is long-lived
-  // (nodejs/node#55351) — and a run's signal lives for the whole run.
+  // One controller and a plain timer: AbortSignal.timeout costs a signal, a timer and weak
+  // bookkeeping per attempt, and a run makes one attempt per target. Linked by hand rather
+  // than with AbortSignal.any, which leaks when one input is long-lived (nodejs/node#55351).
   const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+  }, timeoutMs);
+  // Like AbortSignal.timeout: a pending attempt's timer does not keep the process alive.
+  timer.unref();
+  if (!caller) {
+    return {
+      signal: controller.signal,
+      timedOut: () => timedOut,
+      dispose: () => clearTimeout(timer),
+    };
+  }
   const onCaller = (): void => controller.abort(caller.reason);
-  const onTimeout = (): void => controller.abort(timeout.reason);
   if (caller.aborted) onCaller();
-  caller.addEventListener("abort", onCaller, { once: true });
-  timeout.addEventListener("abort", onTimeout, { once: true });
+  else caller.addEventListener("abort", onCaller, { once: true });
   return {
     signal: controller.signal,
-    timedOut: () => timeout.aborted && !caller.aborted,
+    timedOut: () => timedOut && !caller.aborted,
     dispose: () => {
+      clearTimeout(timer);
       caller.removeEventListener("abort", onCaller);
-      timeout.removeEventListener("abort", onTimeout);
     },
   };
 }

@@ -83,3 +83,42 @@ describe("HostLimiterPool", () => {
     expect((await drive(pool.forUrl(new URL("https://other.example.com/")), 3, 10)).peak).toBe(1);
   });
 });
+
+describe("HostLimiter without a rate (the concurrency gate)", () => {
+  it("never runs more than `concurrency` tasks and runs them in order", async () => {
+    const limiter = new HostLimiter({ concurrency: 2 });
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const task = (i: number) => async () => {
+      running++;
+      peak = Math.max(peak, running);
+      order.push(i);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      return i;
+    };
+    const results = await Promise.all(Array.from({ length: 7 }, (_, i) => limiter.run(task(i))));
+    expect(results).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(peak).toBe(2);
+    expect(limiter.running).toBe(0);
+    expect(limiter.waiting).toBe(0);
+  });
+
+  it("drops a queued task on abort and frees the slot of a failed one", async () => {
+    const limiter = new HostLimiter({ concurrency: 1 });
+    let release: () => void = () => {};
+    const first = limiter.run(() => new Promise<string>((r) => (release = () => r("first"))));
+    const controller = new AbortController();
+    const queued = limiter.run(async () => "never", controller.signal);
+    expect(limiter.waiting).toBe(1);
+    controller.abort(new Error("cancelled"));
+    await expect(queued).rejects.toThrow("cancelled");
+    expect(limiter.waiting).toBe(0);
+    release();
+    await expect(first).resolves.toBe("first");
+    await expect(limiter.run(() => Promise.reject(new Error("bad")))).rejects.toThrow("bad");
+    await expect(limiter.run(async () => "after")).resolves.toBe("after");
+  });
+});

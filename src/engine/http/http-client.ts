@@ -157,7 +157,6 @@ export class HttpClient {
     defaults: Readonly<Record<string, string>>,
   ): Promise<HttpResponse> {
     const method = (options.method ?? "GET").toUpperCase();
-    const safeUrl = redactText(url.href);
     const headers = new Headers({ "user-agent": this.#userAgent });
     for (const source of [this.#headers, defaults, options.headers ?? {}]) {
       for (const [name, value] of Object.entries(source)) headers.set(name, value);
@@ -166,7 +165,14 @@ export class HttpClient {
     const accept = options.acceptStatus ?? isSuccess;
     const retryUnsafe = options.retryUnsafe ?? IDEMPOTENT_METHODS.has(method);
     const { maxAttempts } = this.#retry;
-    const log = { method, url: safeUrl, host: url.host };
+    // Redacting the URL is done only for a line that is logged: most requests log none.
+    let logFields: { method: string; url: string; host: string } | undefined;
+    const log = () => {
+      logFields ??= { method, url: redactText(url.href), host: url.host };
+      return logFields;
+    };
+    // Test doubles of the logger may lack isLevelEnabled: then every line is built.
+    const debug = this.#logger.isLevelEnabled?.("debug") ?? true;
 
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
@@ -190,20 +196,22 @@ export class HttpClient {
         durationMs: result.durationMs,
         outcome,
       });
-      this.#logger.debug(
-        { ...log, attempt, status, durationMs: Math.round(result.durationMs) },
-        "http attempt",
-      );
+      if (debug) {
+        this.#logger.debug(
+          { ...log(), attempt, status, durationMs: Math.round(result.durationMs) },
+          "http attempt",
+        );
+      }
 
       if (verdict.kind === "ok") return { ...verdict.response, attempts: attempt };
       const { error } = verdict;
       if (verdict.kind === "fatal") {
-        this.#logFatal(error, log);
+        this.#logFatal(error, log());
         throw error;
       }
       if (!canRepeat) {
         this.#logger.error(
-          { ...log, attempts: attempt, status, error: error.message },
+          { ...log(), attempts: attempt, status, error: error.message },
           "http request failed",
         );
         throw error;
@@ -212,7 +220,7 @@ export class HttpClient {
         result.headers && status !== undefined ? { status, headers: result.headers } : undefined;
       const delayMs = this.#retry.delayMs(attempt, head);
       this.#logger.warn(
-        { ...log, attempt, maxAttempts, status, delayMs, error: error.message },
+        { ...log(), attempt, maxAttempts, status, delayMs, error: error.message },
         "http attempt failed; retrying",
       );
       await this.#retry.sleep(delayMs, options.signal);

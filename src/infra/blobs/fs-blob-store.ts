@@ -1,7 +1,9 @@
 import type { BigIntStats } from "node:fs";
-import { type FileHandle, open, readFile, rename, rm, stat, unlink } from "node:fs/promises";
+import { readFile as readFileCallback } from "node:fs";
+import { type FileHandle, open, rename, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { promisify } from "node:util";
 import { writeBodyToFile } from "./blob-body.ts";
 import { md5Etag } from "./blob-etag.ts";
 import { isValidBlobKey, validateBlobKey, validateBlobPrefix } from "./blob-key.ts";
@@ -19,6 +21,9 @@ import { walkKeys } from "./fs-walk.ts";
 
 // Errors meaning "no object at this key": missing, a parent is a file, or the key is a folder.
 const ABSENT_CODES = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
+// The callback readFile costs about half the CPU of fs/promises' one per small file (fewer
+// round trips through the thread pool), which counts when a re-apply reads 100,000 objects.
+const readFile = promisify(readFileCallback);
 // A concurrent delete may prune the folder between our mkdir and open; that many retries is ample.
 const OPEN_TEMP_ATTEMPTS = 5;
 

@@ -1,12 +1,47 @@
 import { mkdir, open, rmdir } from "node:fs/promises";
 import path from "node:path";
 
+/** Per folder: the fsync running now, and the one queued to start after it. */
+const dirSyncs = new Map<string, { running: Promise<void>; next: Promise<void> | undefined }>();
+
 /**
  * Flushes a directory's entries (new, renamed or removed names) to disk. Windows cannot open a
  * directory for fsync and NTFS journals metadata itself, so it is skipped there.
+ *
+ * Concurrent calls for one folder are grouped (a group commit): a call resolves only after an
+ * fsync that started after the call was made, so its change is on disk, but the callers that
+ * arrive while one fsync runs share the single next one instead of queueing one each.
  */
-export async function fsyncDir(dir: string): Promise<void> {
-  if (process.platform === "win32") return;
+export function fsyncDir(dir: string): Promise<void> {
+  if (process.platform === "win32") return Promise.resolve();
+  const state = dirSyncs.get(dir);
+  if (state === undefined) {
+    const running = syncOnce(dir).finally(() => settle(dir, running));
+    dirSyncs.set(dir, { running, next: undefined });
+    return running;
+  }
+  // One is running (it may have started before our change): join the one after it.
+  state.next ??= state.running
+    .catch(() => undefined)
+    .then(() => {
+      const next = state.next as Promise<void>;
+      state.running = next;
+      state.next = undefined;
+      return syncOnce(dir);
+    })
+    .finally(() => settle(dir, state.running));
+  return state.next;
+}
+
+/** Forgets the folder's entry once its last fsync is over. */
+function settle(dir: string, finished: Promise<void>): void {
+  const state = dirSyncs.get(dir);
+  if (state !== undefined && state.running === finished && state.next === undefined) {
+    dirSyncs.delete(dir);
+  }
+}
+
+async function syncOnce(dir: string): Promise<void> {
   const handle = await open(dir, "r");
   try {
     await handle.sync();

@@ -12,6 +12,7 @@ import type { RakutenSettings } from "../settings.ts";
 import { type RakutenCredentials, rateLimitKey } from "./credentials.ts";
 import { API_VERSIONS, endpointPath, type RakutenApi } from "./endpoints.ts";
 import { isNotFound, parseRakutenError, RakutenApiError, RakutenNotFoundError } from "./errors.ts";
+import { parseItemSearchFast } from "./fast-item-parse.ts";
 import type {
   FetchMeta,
   RakutenGenreRaw,
@@ -110,7 +111,13 @@ export class RakutenClient {
     itemCode: string,
     signal?: AbortSignal,
   ): Promise<RakutenItemRaw | undefined> {
-    const { body, meta } = await this.#get("item", { itemCode, hits: 1 }, itemSearchSchema, signal);
+    const { body, meta } = await this.#get(
+      "item",
+      { itemCode, hits: 1 },
+      itemSearchSchema,
+      signal,
+      parseItemSearchFast,
+    );
     if (body.Items.length === 0) return undefined;
     const item = body.Items.find((i) => i.itemCode === itemCode);
     // Never file another item's content under this code.
@@ -152,8 +159,8 @@ export class RakutenClient {
     params: QueryParams,
     schema: S,
     signal: AbortSignal | undefined,
+    fast?: (json: unknown) => z.output<S> | undefined,
   ): Promise<{ body: z.output<S>; meta: FetchMeta }> {
-    const what = `${api} ${JSON.stringify(params)}`;
     const url = this.#http.resolveUrl(endpointPath(api, this.#settings.hostStyle), {
       ...params,
       ...this.#authQuery(),
@@ -168,15 +175,23 @@ export class RakutenClient {
         : undefined;
     if (res.status >= 400 || info !== undefined) {
       const status = res.status >= 400 ? res.status : 400;
+      // Described only on this error path: a run makes one call per target.
+      const what = `${api} ${JSON.stringify(params)}`;
       if (isNotFound(status, info)) throw new RakutenNotFoundError(status, info, what);
       throw new RakutenApiError(status, info, what);
     }
-    const body = parseJsonBody(res.bodyText, res.headers, schema, {
-      method: "GET",
-      url: endpointPath(api, this.#settings.hostStyle),
-      status: res.status,
-      attempts: res.attempts,
-    });
+    const body = parseJsonBody(
+      res.bodyText,
+      res.headers,
+      schema,
+      {
+        method: "GET",
+        url: endpointPath(api, this.#settings.hostStyle),
+        status: res.status,
+        attempts: res.attempts,
+      },
+      fast,
+    );
     const meta: FetchMeta = {
       fetched_at: this.#now().toISOString(),
       api_version: API_VERSIONS[api],

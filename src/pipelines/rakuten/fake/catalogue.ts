@@ -41,6 +41,8 @@ export class FakeCatalogue {
   /** Bumped by every change, so cached rankings are rebuilt. */
   #version = 0;
   #rankingCache = new Map<number, { version: number; items: number[] }>();
+  /** Changes per item number, so an item's cached answer is rebuilt only when it changed. */
+  readonly #revisions = new Map<number, number>();
 
   constructor(options: { seed?: number; size?: number } = {}) {
     this.seed = options.seed ?? 15;
@@ -102,6 +104,21 @@ export class FakeCatalogue {
   item(itemCode: string): FakeItem | undefined {
     const i = this.indexOf(itemCode);
     return i === undefined || this.#removed.has(i) ? undefined : this.#itemAt(i);
+  }
+
+  /** How many times item number `i` changed (fields, removal, restore): a cache key. */
+  revision(i: number): number {
+    return this.#revisions.get(i) ?? 0;
+  }
+
+  /** Whether item number `i` is listed now (not removed). */
+  isListed(i: number): boolean {
+    return i >= 0 && i < this.size && !this.#removed.has(i);
+  }
+
+  #bump(i: number): void {
+    this.#revisions.set(i, this.revision(i) + 1);
+    this.#version++;
   }
 
   /** Whether the catalogue ever had the code (removed items included). */
@@ -202,7 +219,7 @@ export class FakeCatalogue {
     if (i === undefined || this.#removed.has(i)) throw new Error(`no item ${itemCode} in the fake`);
     const next = { ...this.#overrides.get(i), ...patch(this.#itemAt(i)) };
     this.#overrides.set(i, next);
-    this.#version++;
+    this.#bump(i);
     return this.#itemAt(i);
   }
 
@@ -238,13 +255,13 @@ export class FakeCatalogue {
     const i = this.indexOf(itemCode);
     if (i === undefined) throw new Error(`no item ${itemCode} in the fake`);
     this.#removed.add(i);
-    this.#version++;
+    this.#bump(i);
   }
 
   /** Puts a removed item back. */
   restoreItem(itemCode: string): void {
     const i = this.indexOf(itemCode);
-    if (i !== undefined && this.#removed.delete(i)) this.#version++;
+    if (i !== undefined && this.#removed.delete(i)) this.#bump(i);
   }
 
   /** Renames a genre. */

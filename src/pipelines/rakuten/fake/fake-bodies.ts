@@ -4,7 +4,8 @@ import type { FakeGenre, FakeItem } from "./catalogue.ts";
 export interface FakeAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** JSON text, or its UTF-8 bytes (a cached answer). */
+  body: string | Uint8Array;
 }
 
 /** What the fake reads of a request, whichever server received it. */

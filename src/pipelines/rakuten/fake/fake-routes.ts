@@ -66,9 +66,22 @@ function itemSearch(fake: RakutenApiFake, q: URLSearchParams): FakeAnswer {
   const keyword = q.get("keyword");
   let indexes: number[];
   if (itemCode) {
-    const item = cat.item(itemCode);
     const i = cat.indexOf(itemCode);
-    indexes = item && i !== undefined ? [i] : [];
+    // The common call (one listed item, first page) is answered from the item's cached bytes.
+    if (i !== undefined && page === 1 && cat.isListed(i)) {
+      return fake.itemBodies.answer(i, version, () =>
+        json(
+          itemSearchBody({
+            items: [itemForSearch(cat.itemAt(i), version)],
+            count: 1,
+            page,
+            hits,
+            zeroItems: fake.knobs.zeroItems,
+          }),
+        ),
+      );
+    }
+    indexes = i !== undefined && cat.isListed(i) ? [i] : [];
   } else if (genreId) {
     indexes = cat.genreItemIndexes(intParam(q, "genreId", 0, 999_999_999, 0));
   } else if (shopCode || keyword) {

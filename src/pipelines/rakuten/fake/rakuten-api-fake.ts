@@ -9,6 +9,7 @@ import {
 } from "./fake-bodies.ts";
 import { handleControl } from "./fake-control.ts";
 import { answerApi } from "./fake-routes.ts";
+import { ItemBodyCache } from "./item-body-cache.ts";
 
 /** Fault and behaviour switches of the fake; change them any time (in-process or over HTTP). */
 export interface RakutenFakeKnobs {
@@ -87,9 +88,12 @@ export class RakutenApiFake {
   /** Time source (tests may pin it). */
   now: () => number = Date.now;
   readonly #buckets = new Map<string, { tokens: number; atMs: number }>();
+  /** Item Search answers per item, kept until the catalogue changes that item. */
+  readonly itemBodies: ItemBodyCache;
 
   constructor(options: { seed?: number; size?: number; knobs?: Partial<RakutenFakeKnobs> } = {}) {
     this.catalogue = new FakeCatalogue({ seed: options.seed, size: options.size });
+    this.itemBodies = new ItemBodyCache(this.catalogue);
     this.knobs = { ...DEFAULT_KNOBS, ...options.knobs };
   }
 
@@ -113,7 +117,9 @@ export class RakutenApiFake {
       header: (name) => request.headers.get(name),
       text: () => request.text(),
     });
-    return new Response(a.body, { status: a.status, headers: a.headers });
+    // A copy as a plain Uint8Array: BodyInit's DOM typing refuses a Buffer-backed view.
+    const body = typeof a.body === "string" ? a.body : new Uint8Array(a.body);
+    return new Response(body, { status: a.status, headers: a.headers });
   };
 
   /** Answers one request: an API call or a control endpoint. */
