@@ -3,20 +3,38 @@
  * of the domain tables with SQLite triggers (so "0 domain writes" is counted, not assumed).
  */
 import type { ChildProcess } from "node:child_process";
+import { existsSync, symlinkSync } from "node:fs";
+import path from "node:path";
 import Database from "better-sqlite3";
+import { bundleScript } from "../scripts/build.ts";
 import type { PhaseInput } from "./rakuten-child.ts";
+import { ROOT } from "./snapshots-support.ts";
 import { spawnCollect } from "./spawn-collect.ts";
+
+/** The bundled child (see bundleChild); the TypeScript source through tsx until it is built. */
+let childArgs = ["--import", "tsx", new URL("./rakuten-child.ts", import.meta.url).pathname];
+
+/**
+ * Bundles bench/rakuten-child.ts into `dir` like dist/ (node_modules linked there), so that each
+ * phase's CPU and peak RSS are those of the product as installed, not of tsx's loader thread.
+ */
+export async function bundleChild(dir: string): Promise<void> {
+  const out = path.join(dir, "rakuten-child.mjs");
+  await bundleScript(path.join(ROOT, "bench", "rakuten-child.ts"), out);
+  const modules = path.join(dir, "node_modules");
+  if (!existsSync(modules)) symlinkSync(path.join(ROOT, "node_modules"), modules);
+  childArgs = [out];
+}
 
 /** Runs bench/rakuten-child.ts with `input`; resolves its JSON line. `onSpawn` gets the child. */
 export async function runPhase(
   input: PhaseInput,
   onSpawn?: (child: ChildProcess) => void,
 ): Promise<Record<string, unknown> & { ms: number; rssMb: number }> {
-  const script = new URL("./rakuten-child.ts", import.meta.url).pathname;
   // BENCH_CPU_PROF=<dir>: a V8 CPU profile of every phase, to find where the time goes.
   const prof = process.env.BENCH_CPU_PROF;
   const flags = prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : [];
-  const run = await spawnCollect([...flags, "--import", "tsx", script, JSON.stringify(input)], {
+  const run = await spawnCollect([...flags, ...childArgs, JSON.stringify(input)], {
     onSpawn,
   });
   if (process.env.BENCH_SQL_PROFILE)

@@ -6,8 +6,11 @@
 // the same concurrency. Scenario 2: the fake enforcing 1 request/second, `rakuten.ranking` and
 // `rakuten.item` in two processes for 60 s: calls answered 429 and the share of the allowed rate.
 //
+// Each phase runs bench/rakuten-child.ts bundled like dist/ (as installed), or through tsx with
+// --from-source.
+//
 //   npm run bench:rakuten [-- --items N] [--concurrency C] [--rps R] [--rate-seconds S]
-//                         [--skip-rate] [--skip-load] [--keep]
+//                         [--skip-rate] [--skip-load] [--from-source] [--keep]
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,6 +23,7 @@ import {
 import type { PhaseInput } from "./rakuten-child.ts";
 import {
   bumpItemApplyVersion,
+  bundleChild,
   dropWriteCounters,
   installWriteCounters,
   runPhase,
@@ -318,6 +322,7 @@ async function rateScenario(): Promise<void> {
 
 console.log(`Rakuten benchmark in ${work}`);
 try {
+  if (!flag("--from-source")) await bundleChild(path.join(work, "child"));
   if (!flag("--skip-load")) await loadScenario();
   if (!flag("--skip-rate")) await rateScenario();
 } finally {

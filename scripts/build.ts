@@ -108,6 +108,15 @@ export async function buildDist(outdir: string = path.join(ROOT, "dist")): Promi
 }
 
 /**
+ * Bundles one script the way dist/ is bundled (a benchmark's child process, so that it is
+ * measured as the product runs, not under tsx); `outFile` must sit where node_modules resolves.
+ */
+export async function bundleScript(entry: string, outFile: string): Promise<void> {
+  const { outdir: _outdir, ...options } = common(path.dirname(outFile));
+  await build({ ...options, entryPoints: [entry], outfile: outFile });
+}
+
+/**
  * The layout `npm install` produces, in `dir` (benchmarks and tests of the built CLI): the
  * bundle in dist/, package.json, bin/, and links to this checkout's node_modules and docs.
  * Returns the path of `bin/tidemark.js` there.
