@@ -108,10 +108,30 @@ export function writeCliWrapper(entry: CliEntry, workDir: string): string {
     entry.kind === "source"
       ? `(await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})).register();\n`
       : "";
+  // TIDEMARK_BENCH_CPU_PROF=<dir>: each CLI process writes a CPU profile there (NODE_OPTIONS
+  // refuses --cpu-prof), e.g. to measure a worker's CPU per message.
+  const profile = `const profDir = process.env.TIDEMARK_BENCH_CPU_PROF;
+let session;
+if (profDir) {
+  const { Session } = await import("node:inspector/promises");
+  session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+}
+`;
+  const save = `if (session) {
+  const { profile } = await session.post("Profiler.stop");
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(\`\${profDir}/\${process.argv[4] ?? "cli"}-\${process.pid}.cpuprofile\`, JSON.stringify(profile));
+}
+`;
   writeFileSync(
     wrapper,
-    `${register}const { main } = await import(${JSON.stringify(entry.mainUrl)});
+    `${register}${profile}const { main } = await import(${JSON.stringify(entry.mainUrl)});
 process.exitCode = await main(process.argv.slice(2));
+${save}const cpu = process.cpuUsage();
+process.stderr.write(\`bench-cpu-ms \${Math.round((cpu.user + cpu.system) / 1000)}\\n\`);
 `,
   );
   return wrapper;

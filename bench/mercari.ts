@@ -51,6 +51,8 @@ interface TidemarkResult {
   handled: number[];
   /** Each worker's own drain time (from its first claim to the empty queue). */
   drainSecs: string[];
+  /** Each worker process's CPU time (user + system), in ms. */
+  cpuMs: number[];
   rows: number;
   distinctIds: number;
   soldWithoutDate: number;
@@ -134,6 +136,7 @@ pipelines:
         Number(/(\d+) message\(s\) handled/.exec(r.stdout)?.[1] ?? Number.NaN),
       ),
       drainSecs: runs.map((r) => /in (\d+\.\d) s:/.exec(r.stdout)?.[1] ?? "?"),
+      cpuMs: runs.map((r) => Number(/bench-cpu-ms (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN)),
       rows: Number(counts?.rows),
       distinctIds: Number(counts?.ids),
       soldWithoutDate: Number(counts?.undated),
@@ -160,11 +163,14 @@ async function crawlee(concurrency: number): Promise<CrawleeResult> {
 
 function reportTidemark(r: TidemarkResult): void {
   const lost = LISTINGS - r.distinctIds + r.soldWithoutDate;
+  const cpu = r.cpuMs.reduce((a, b) => a + b, 0);
+  const messages = r.handled.reduce((a, b) => a + b, 0);
   console.log(
     `  Tidemark, ${r.workers} worker(s) x ${CONCURRENCY}: ${secs(r.wallMs)} (draining ${r.drainSecs.join(", ")} s); messages handled per worker ${r.handled.join(" + ")}; ` +
       `${r.rows.toLocaleString("en")} rows (${r.distinctIds.toLocaleString("en")} listings), ` +
       `${r.detailRequests.toLocaleString("en")} detail requests for ${r.expectedSold.toLocaleString("en")} sold listings; ` +
-      `lost ${lost}, written twice ${r.rows - r.distinctIds}, detail fetched twice ${r.repeatedDetails}`,
+      `lost ${lost}, written twice ${r.rows - r.distinctIds}, detail fetched twice ${r.repeatedDetails}; ` +
+      `worker CPU ${secs(cpu)} (${(cpu / messages).toFixed(2)} ms per message)`,
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactText } from "../../infra/logging/redact.ts";
 import { describeError } from "../errors.ts";
+import { OutcomeRecorder, type Outcome as RecordedOutcome } from "./outcome-recorder.ts";
 import type { QueueHandler, WorkOptions } from "./queue.ts";
 import type { Delivery, QueueDriver } from "./queue-driver.ts";
 import { PermanentQueueError, QueueStoppedError, VisibilityLostError } from "./queue-errors.ts";
@@ -27,25 +28,27 @@ interface InFlight {
 /** How long stop() waits for aborted handlers to wind down (record their run, free leases). */
 const ABORTED_HANDLER_WAIT_MS = 10_000;
 
-interface Outcome {
-  entry: InFlight;
-  error?: string;
-  permanent?: boolean;
-}
+type Outcome = RecordedOutcome<InFlight>;
 
 type WaitKind = "wake" | "slot";
 
+/** A message claimed ahead, waiting for a free slot (its hold is renewed meanwhile). */
+interface Ready {
+  readonly delivery: Delivery;
+  renewAt: number;
+}
+
 /**
- * Consumes one queue for one `work()` call: claims batches while it has free slots, runs the
+ * Consumes one queue for one `work()` call: claims batches when it has free slots, runs the
  * handler on each message, records outcomes in batches, renews holds while handlers run, and
  * on stop finishes or releases what it holds.
  */
 export class QueueWorker {
   readonly #inFlight = new Map<string, InFlight>();
+  /** Claimed with a batch but not started yet: started first as slots free up. */
+  #ready: Ready[] = [];
   readonly #waiters: Record<WaitKind, Set<() => void>> = { wake: new Set(), slot: new Set() };
-  #outcomes: Outcome[] = [];
-  #flushing: Promise<void> | undefined;
-  #flushScheduled = false;
+  readonly #outcomes: OutcomeRecorder<InFlight>;
   #renewing = false;
   #stopping = false;
   #lastMaintain = 0;
@@ -58,7 +61,9 @@ export class QueueWorker {
     private readonly options: Required<WorkOptions>,
     private readonly handler: QueueHandler<unknown>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#outcomes = new OutcomeRecorder(driver, queue, logger, (e) => this.#forget(e));
+  }
 
   /** Starts polling. */
   start(): void {
@@ -82,6 +87,7 @@ export class QueueWorker {
     this.#notify("wake");
     this.#notify("slot");
     await this.#loopDone;
+    await this.#releaseReady();
     const deadline = Date.now() + graceMs;
     while (this.#running().length > 0 && Date.now() < deadline) {
       await this.#until("slot", deadline - Date.now());
@@ -119,7 +125,7 @@ export class QueueWorker {
       ]);
       clearTimeout(timer);
     }
-    await this.#flush();
+    await this.#outcomes.flush();
     clearInterval(this.#heartbeat);
   }
 
@@ -127,20 +133,63 @@ export class QueueWorker {
     return [...this.#inFlight.values()].filter((e) => !e.finished && !e.abandoned);
   }
 
+  /**
+   * Slots for new messages. A handler that returned frees its slot at once, while its outcome
+   * is still being recorded (the next message need not wait for that write); at most
+   * `concurrency` such finished-but-unrecorded messages are held besides the running ones.
+   */
+  #freeSlots(): number {
+    const { concurrency } = this.options;
+    let running = 0;
+    for (const e of this.#inFlight.values()) if (!e.finished) running++;
+    return Math.min(concurrency - running, 2 * concurrency - this.#inFlight.size);
+  }
+
+  /** Gives back the messages claimed ahead (at stop): other workers get them at once. */
+  async #releaseReady(): Promise<void> {
+    const unstarted = this.#ready.splice(0).map((r) => r.delivery);
+    if (unstarted.length === 0) return;
+    try {
+      await this.driver.release(this.queue, unstarted);
+    } catch (err) {
+      this.logger.error(
+        { err, queue: this.queue },
+        "could not release messages claimed ahead; they come back after their visibility timeout",
+      );
+    }
+  }
+
+  /**
+   * Claims a batch whenever a slot is free and nothing claimed ahead is left: batchSize
+   * (default: concurrency) messages, so a worker whose slots free up one at a time still
+   * fetches in batches; those without a slot wait in #ready, started as slots free up.
+   */
   async #loop(): Promise<void> {
     let failures = 0;
     while (!this.#stopping) {
-      const free = this.options.concurrency - this.#inFlight.size;
+      let free = this.#freeSlots();
+      while (free > 0 && this.#ready.length > 0) {
+        const next = this.#ready.shift() as Ready;
+        this.#start(next.delivery, next.renewAt);
+        free--;
+      }
       if (free <= 0) {
         await this.#until("slot", 1_000);
         continue;
       }
-      const want = Math.min(this.options.batchSize, free);
+      const want = Math.min(this.options.batchSize, free + this.options.concurrency);
       let got: number;
       try {
         await this.#maybeMaintain();
         const deliveries = await this.driver.claim(this.queue, want);
-        for (const d of deliveries) this.#start(d);
+        for (const d of deliveries) {
+          if (free > 0 && !this.#stopping) {
+            this.#start(d);
+            free--;
+          } else {
+            this.#ready.push({ delivery: d, renewAt: Date.now() + d.visibilityMs / 3 });
+          }
+        }
         got = deliveries.length;
         failures = 0;
       } catch (err) {
@@ -151,7 +200,9 @@ export class QueueWorker {
         continue;
       }
       // Fewer than asked: the queue is drained for now, so wait before polling again.
-      if (got < want) await this.#until("wake", this.options.pollIntervalMs);
+      if (got < want && this.#ready.length === 0) {
+        await this.#until("wake", this.options.pollIntervalMs);
+      }
     }
   }
 
@@ -162,12 +213,12 @@ export class QueueWorker {
     await this.driver.maintain(this.queue);
   }
 
-  #start(delivery: Delivery): void {
+  #start(delivery: Delivery, renewAt = Date.now() + delivery.visibilityMs / 3): void {
     const entry: InFlight = {
       key: `${delivery.token}:${delivery.message.id}`,
       delivery,
       controller: new AbortController(),
-      renewAt: Date.now() + delivery.visibilityMs / 3,
+      renewAt,
       finished: false,
       abandoned: false,
       settled: Promise.resolve(),
@@ -201,54 +252,8 @@ export class QueueWorker {
       this.#forget(entry);
       return;
     }
-    this.#outcomes.push(outcome);
-    this.#scheduleFlush();
-  }
-
-  #scheduleFlush(): void {
-    if (this.#flushScheduled) return;
-    this.#flushScheduled = true;
-    // One tick of delay lets the outcomes of a whole batch be recorded in one statement.
-    setImmediate(() => {
-      this.#flushScheduled = false;
-      void this.#flush();
-    });
-  }
-
-  #flush(): Promise<void> {
-    this.#flushing ??= this.#recordOutcomes().finally(() => {
-      this.#flushing = undefined;
-    });
-    return this.#flushing;
-  }
-
-  async #recordOutcomes(): Promise<void> {
-    while (this.#outcomes.length > 0) {
-      const batch = this.#outcomes;
-      this.#outcomes = [];
-      const live = batch.filter((o) => !o.entry.abandoned);
-      const done = live.filter((o) => o.error === undefined).map((o) => o.entry.delivery);
-      try {
-        if (done.length > 0) await this.driver.complete(this.queue, done);
-      } catch (err) {
-        this.logger.error(
-          { err, queue: this.queue, count: done.length },
-          "could not record completions; the messages come back after their visibility timeout",
-        );
-      }
-      for (const o of live) {
-        if (o.error === undefined) continue;
-        try {
-          await this.driver.fail(this.queue, o.entry.delivery, o.error, o.permanent ?? false);
-        } catch (err) {
-          this.logger.error(
-            { err, queue: this.queue, message_id: o.entry.delivery.message.id },
-            "could not record a failure; the message comes back after its visibility timeout",
-          );
-        }
-      }
-      for (const o of batch) this.#forget(o.entry);
-    }
+    this.#outcomes.add(outcome);
+    this.#notify("slot");
   }
 
   #forget(entry: InFlight): void {
@@ -258,17 +263,25 @@ export class QueueWorker {
 
   /** Renews the hold on every delivery whose renewal is due; aborts those found lost. */
   async #renew(): Promise<void> {
-    if (this.#renewing || this.#inFlight.size === 0) return;
+    if (this.#renewing || (this.#inFlight.size === 0 && this.#ready.length === 0)) return;
     const now = Date.now();
     const due = [...this.#inFlight.values()].filter((e) => !e.abandoned && e.renewAt <= now);
-    if (due.length === 0) return;
+    const readyDue = this.#ready.filter((r) => r.renewAt <= now);
+    if (due.length === 0 && readyDue.length === 0) return;
     this.#renewing = true;
     try {
-      const held = await this.driver.extend(
-        this.queue,
-        due.map((e) => e.delivery),
-      );
+      const held = await this.driver.extend(this.queue, [
+        ...due.map((e) => e.delivery),
+        ...readyDue.map((r) => r.delivery),
+      ]);
       const after = Date.now();
+      for (const r of readyDue) {
+        if (held.has(r.delivery.message.id)) r.renewAt = after + r.delivery.visibilityMs / 3;
+      }
+      // One claimed ahead whose hold is gone is simply not started.
+      this.#ready = this.#ready.filter(
+        (r) => !readyDue.includes(r) || held.has(r.delivery.message.id),
+      );
       for (const e of due) {
         if (held.has(e.delivery.message.id)) {
           e.renewAt = after + e.delivery.visibilityMs / 3;

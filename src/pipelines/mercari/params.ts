@@ -28,6 +28,9 @@ export const crawlQueueMessage = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("syncDetail"),
     mercariCrawlResultId: z.number().int().positive(),
+    // The row's Mercari id, which never changes: spares the handler a read (optional, so a
+    // message without it is still handled).
+    externalId: z.string().min(1).optional(),
   }),
 ]);
 

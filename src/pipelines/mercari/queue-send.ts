@@ -1,5 +1,6 @@
 import type { Queue, SendOptions } from "../../engine/define.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
+import type { RowRef } from "./repos/crawl-result-repo.ts";
 
 /**
  * Per-message options: a singleton key per product or per row (a message already waiting is
@@ -20,6 +21,11 @@ export function messageOptions(message: CrawlQueueMessage): SendOptions {
         retryDelaySeconds: 30,
         retryBackoff: true,
       };
+}
+
+/** The syncDetail message of a stored row. */
+export function detailMessage(row: RowRef): CrawlQueueMessage {
+  return { type: "syncDetail", mercariCrawlResultId: row.id, externalId: row.external_id };
 }
 
 /** Retries of a listCrawl message after its first failure. */

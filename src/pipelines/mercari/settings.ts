@@ -72,13 +72,28 @@ export const mercariSettings = defineSettings({
   resolve,
 });
 
+// Resolved once per configuration and environment: a worker resolves them for every message,
+// and validating them each time was a noticeable share of a detail check's CPU.
+const resolvedFor = new WeakMap<
+  object,
+  { env: NodeJS.ProcessEnv; url: string | undefined; settings: MercariSettings }
+>();
+
 /** Reads `pipelines.mercari` with the environment's overrides, as the config loader does. */
 export function resolveMercariSettings(
   config: Pick<Config, "file" | "pipelines"> & { dataDir?: string },
   env: NodeJS.ProcessEnv,
 ): MercariSettings {
-  return resolvePipelineSettings("mercari", mercariSettings, config.pipelines.mercari, env, {
-    file: config.file,
-    dataDir: config.dataDir ?? ".",
-  });
+  const url = env.TIDEMARK_MERCARI_URL;
+  const cached = resolvedFor.get(config);
+  if (cached?.env === env && cached.url === url) return cached.settings;
+  const settings = resolvePipelineSettings(
+    "mercari",
+    mercariSettings,
+    config.pipelines.mercari,
+    env,
+    { file: config.file, dataDir: config.dataDir ?? "." },
+  );
+  resolvedFor.set(config, { env, url, settings });
+  return settings;
 }

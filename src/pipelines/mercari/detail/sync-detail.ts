@@ -19,10 +19,12 @@ export async function syncDetail(
   deps: Pick<MercariDeps, "db" | "client" | "clock" | "logger">,
   mercariCrawlResultId: number,
   signal?: AbortSignal,
+  knownExternalId?: string,
 ): Promise<DetailOutcome> {
   const repo = new CrawlResultRepo(deps.db);
-  // Only the Mercari id is read; the write below is a single statement keyed on the row id.
-  const externalId = await repo.externalIdOf(mercariCrawlResultId);
+  // A row's Mercari id never changes: a message that carries it spares this read. The write
+  // below is a single statement keyed on the row id (a row deleted meanwhile is left gone).
+  const externalId = knownExternalId ?? (await repo.externalIdOf(mercariCrawlResultId));
   if (externalId === undefined) return "row_gone";
   const row = { id: mercariCrawlResultId, external_id: externalId };
   let detail: Awaited<ReturnType<MercariDeps["client"]["getDetail"]>>;
@@ -40,18 +42,17 @@ export async function syncDetail(
   }
   const now = isoTimestamp(deps.clock.now());
   if (detail === "not_found") {
-    await repo.deleteIds([row.id]);
-    return "deleted";
+    return (await repo.deleteIds([row.id])) > 0 ? "deleted" : "row_gone";
   }
   if (detail.status === "on_sale") {
-    await repo.applyDetail(
+    const written = await repo.applyDetail(
       row.id,
       { name: detail.name, price: detail.price, selling_status: SELLING_STATUS.onSale },
       now,
     );
-    return "on_sale";
+    return written ? "on_sale" : "row_gone";
   }
-  await repo.applyDetail(
+  const written = await repo.applyDetail(
     row.id,
     {
       name: detail.name,
@@ -61,5 +62,5 @@ export async function syncDetail(
     },
     now,
   );
-  return "sold";
+  return written ? "sold" : "row_gone";
 }

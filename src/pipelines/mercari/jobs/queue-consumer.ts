@@ -26,7 +26,12 @@ export async function handleCrawlMessage(
       const summary = await runListPhase(deps, message.productId, ctx.signal);
       ctx.logger.info({ summary }, `mercari list crawl of product ${message.productId} done`);
     } else {
-      const outcome = await syncDetail(deps, message.mercariCrawlResultId, ctx.signal);
+      const outcome = await syncDetail(
+        deps,
+        message.mercariCrawlResultId,
+        ctx.signal,
+        message.externalId,
+      );
       ctx.logger.debug({ outcome }, `mercari detail ${message.mercariCrawlResultId}: ${outcome}`);
     }
   } catch (err) {

@@ -19,16 +19,20 @@ export interface ListCrawlOutcome {
   pages: number;
 }
 
+/** Called with each page's listings not seen on an earlier page, before the next is read. */
+export type OnListPage = (fresh: readonly SearchItem[]) => void | Promise<void>;
+
 /**
  * Reads the product's search, newest first, following `nextPageToken` until it is null or the
- * page cap is reached (a short page never ends it). Touches no database. Throws
- * MercariBlockedError when the client sees a block, or when the first page is empty for a
- * product that had results.
+ * page cap is reached (a short page never ends it). Touches no database itself; `onPage` hears
+ * of each page's new listings as they come. Throws MercariBlockedError when the client sees a
+ * block, or when the first page is empty for a product that had results.
  */
 export async function crawlMercariList(
   client: MercariClient,
   plan: ListCrawlPlan,
   signal?: AbortSignal,
+  onPage?: OnListPage,
 ): Promise<ListCrawlOutcome> {
   const seen = new Map<string, SearchItem>();
   let token: string | null = "";
@@ -53,8 +57,14 @@ export async function crawlMercariList(
         `search for ${JSON.stringify(plan.keyword)} came back empty although results were stored before`,
       );
     }
-    for (const item of page.items) if (!seen.has(item.id)) seen.set(item.id, item);
+    const fresh: SearchItem[] = [];
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.set(item.id, item);
+      fresh.push(item);
+    }
     token = page.nextPageToken;
+    if (onPage && fresh.length > 0) await onPage(fresh);
   }
   return { items: [...seen.values()], pages };
 }

@@ -1,16 +1,23 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import { AlreadyRunningError, isoTimestamp, startHeartbeat } from "../../../engine/index.ts";
+import { AlreadyRunningError, startHeartbeat } from "../../../engine/index.ts";
 import { isMercariBlocked, type SearchItem } from "../client/types.ts";
 import type { MercariDeps } from "../deps.ts";
 import { countBlocked } from "../monitoring/blocked.ts";
 import type { ProductView } from "../product-schemas.ts";
-import { type EnqueueCount, enqueueCrawlMessages } from "../queue-send.ts";
+import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "../queue-send.ts";
 import { CrawlResultRepo, type ResultInput } from "../repos/crawl-result-repo.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import { type MercariTables, SELLER_TYPE, SELLING_STATUS } from "../tables.ts";
-import { crawlMercariList } from "./crawl-list.ts";
+import { crawlMercariList, type ListCrawlPlan } from "./crawl-list.ts";
 import { settingMatcher } from "./match.ts";
+import {
+  clearFirstCrawl,
+  type FencedCommit,
+  FLUSH_ROWS,
+  firstCrawlUnfinished,
+  PageWriter,
+} from "./page-writer.ts";
 
 /** What one product's search phase did. */
 export interface ListSummary {
@@ -47,36 +54,35 @@ export function toResultInput(productId: number, item: SearchItem): ResultInput 
 }
 
 /**
- * upsert + inspect in one fenced transaction: the bulk upsert of the hits that match the
- * setting (Mercari also finds listings through their description; those are not stored), then
- * the physical delete of every stored row of the product that no longer matches it (the
- * setting changed, or a listing was renamed).
+ * inspect: physically deletes every stored row of the product that no longer matches its
+ * setting (the setting changed, or a listing was renamed). Runs in the crawl's last fenced
+ * transaction, once the whole search is read.
  */
-async function upsertAndInspect(
+async function inspect(
   tx: Transaction<MercariTables>,
-  product: ProductView,
-  items: readonly SearchItem[],
-  now: string,
-): Promise<{ inserted: number; upserted: number; deleted: number }> {
+  productId: number,
+  matches: (row: { name: string; price: number }) => boolean,
+): Promise<number> {
   const repo = new CrawlResultRepo(tx);
-  const matches = settingMatcher(product);
-  const rows = items.map((i) => toResultInput(product.id, i)).filter(matches);
-  const { inserted } = await repo.upsert(rows, now);
-  const stale = (await repo.matchFields(product.id)).filter((r) => !matches(r)).map((r) => r.id);
-  const deleted = await repo.deleteIds(stale);
-  return { inserted, upserted: rows.length, deleted };
+  const stale = (await repo.matchFields(productId)).filter((r) => !matches(r)).map((r) => r.id);
+  return repo.deleteIds(stale);
 }
 
 /**
  * The search phase of one product (the listCrawl message, and `POST /api/crawl/execute`):
- * crawl → upsert → inspect → syncForExistence → syncForSoldOutAt. Writes go through a fenced
- * commit under the product's lease, so two crawls of one product never interleave. A blocked
- * search throws MercariBlockedError before anything is written or enqueued.
+ * crawl → upsert → inspect → syncForExistence → syncForSoldOutAt. A long search is upserted
+ * every FLUSH_ROWS matching rows while it pages, each write followed by the sold-date checks
+ * it implies; inspect and the existence checks wait for the complete search. Every write goes
+ * through a fenced commit under the product's lease, so two crawls of one product never
+ * interleave and a crawl that lost its lease writes nothing more. A blocked search throws
+ * MercariBlockedError: nothing inspected, checked or deleted (pages written before a block
+ * part-way through a long first crawl stay; they are true).
  */
 export async function runListPhase(
   deps: MercariDeps,
   productId: number,
   signal?: AbortSignal,
+  flushRows = FLUSH_ROWS,
 ): Promise<ListSummary> {
   const product = await new ProductRepo(deps.db).get(productId);
   const key = `mercari.crawl:product:${productId}`;
@@ -97,66 +103,90 @@ export async function runListPhase(
   });
   try {
     const aborted = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
-    return await crawlAndSync(deps, product, aborted, (effect) =>
-      deps.leases.fencedCommit(lease, LEASE_TTL_MS, effect),
-    );
+    const commit: FencedCommit = (effect) => deps.leases.fencedCommit(lease, LEASE_TTL_MS, effect);
+    return await crawlAndSync(deps, product, aborted, commit, flushRows);
   } finally {
     heartbeat.stop();
     await deps.leases.release(key, holder);
   }
 }
 
+/** What the search reads: every page up to the cap on a first run, pages_per_run later. */
+function listPlan(
+  deps: MercariDeps,
+  product: ProductView,
+  firstRun: boolean,
+  hadResults: boolean,
+): ListCrawlPlan {
+  return {
+    keyword: product.keyword,
+    categoryId: product.category_id,
+    minPrice: product.min_price,
+    maxPrice: product.max_price,
+    maxPages: firstRun ? deps.settings.firstRunMaxPages : deps.settings.pagesPerRun,
+    pageSize: deps.settings.pageSize,
+    hadResults,
+  };
+}
+
 async function crawlAndSync(
   deps: MercariDeps,
   product: ProductView,
   signal: AbortSignal,
-  commit: <T>(effect: (tx: Transaction<MercariTables>) => Promise<T>) => Promise<T>,
+  commit: FencedCommit,
+  flushRows: number,
 ): Promise<ListSummary> {
-  const results = new CrawlResultRepo(deps.db);
-  const stored = await results.countFor(product.id);
-  const firstRun = stored === 0;
+  const stored = await new CrawlResultRepo(deps.db).countFor(product.id);
+  // An interrupted first crawl left its marker: it has not read every page yet.
+  const firstRun = stored === 0 || (await firstCrawlUnfinished(deps, product.id));
+  const matches = settingMatcher(product);
+  const writer = new PageWriter(deps, product.id, firstRun, commit, flushRows);
+  let upserted = 0;
   let crawl: Awaited<ReturnType<typeof crawlMercariList>>;
   try {
     crawl = await crawlMercariList(
       deps.client,
-      {
-        keyword: product.keyword,
-        categoryId: product.category_id,
-        minPrice: product.min_price,
-        maxPrice: product.max_price,
-        maxPages: firstRun ? deps.settings.firstRunMaxPages : deps.settings.pagesPerRun,
-        pageSize: deps.settings.pageSize,
-        hadResults: !firstRun,
-      },
+      listPlan(deps, product, firstRun, stored > 0),
       signal,
+      (fresh) => {
+        const rows = fresh.map((i) => toResultInput(product.id, i)).filter(matches);
+        upserted += rows.length;
+        return writer.add(rows);
+      },
     );
   } catch (err) {
+    // A write in flight ends before the failure is reported (and the lease released).
+    await writer.settle().catch(() => undefined);
     if (isMercariBlocked(err)) {
       countBlocked("list", err.reason);
       deps.logger.warn(
         { product_id: product.id, reason: err.reason },
-        `mercari blocked the search of product ${product.id}: nothing written, inspected or deleted`,
+        `mercari blocked the search of product ${product.id}: no inspect, no checks, nothing deleted`,
       );
     }
     throw err;
   }
-  const now = isoTimestamp(deps.clock.now());
-  const { inserted, upserted, deleted } = await commit((tx) =>
-    upsertAndInspect(tx, product, crawl.items, now),
-  );
+  const deleted = await writer.finish(async (tx) => {
+    const gone = await inspect(tx, product.id, matches);
+    if (firstRun) await clearFirstCrawl(tx, deps, product.id);
+    return gone;
+  });
   const existence = await syncForExistence(deps, product.id, crawl.items);
-  const soldOut = await syncForSoldOutAt(deps, product.id);
+  const soldOut = await syncForSoldOutAt(deps, product.id, writer.sent);
   return {
     product_id: product.id,
     first_run: firstRun,
     pages: crawl.pages,
     found: crawl.items.length,
     not_matching: crawl.items.length - upserted,
-    inserted,
-    updated: upserted - inserted,
+    inserted: writer.inserted,
+    updated: upserted - writer.inserted,
     deleted,
     existence_checks: existence,
-    sold_out_checks: soldOut,
+    sold_out_checks: {
+      enqueued: writer.soldOutChecks.enqueued + soldOut.enqueued,
+      already_waiting: writer.soldOutChecks.already_waiting + soldOut.already_waiting,
+    },
   };
 }
 
@@ -170,20 +200,20 @@ export async function syncForExistence(
   const absent = (await new CrawlResultRepo(deps.db).onSale(productId)).filter(
     (r) => !seen.has(r.external_id),
   );
-  return enqueueCrawlMessages(
-    deps.queue,
-    absent.map((r) => ({ type: "syncDetail", mercariCrawlResultId: r.id })),
-  );
+  return enqueueCrawlMessages(deps.queue, absent.map(detailMessage));
 }
 
-/** Sold rows without a sold date → one syncDetail each (the detail page dates it). */
+/**
+ * Sold rows without a sold date → one syncDetail each (the detail page dates it); rows in
+ * `alreadySent` got theirs from the crawl's page writes.
+ */
 export async function syncForSoldOutAt(
   deps: Pick<MercariDeps, "db" | "queue">,
   productId: number,
+  alreadySent: ReadonlySet<number> = new Set(),
 ): Promise<EnqueueCount> {
-  const ids = await new CrawlResultRepo(deps.db).soldWithoutDate(productId);
-  return enqueueCrawlMessages(
-    deps.queue,
-    ids.map((id) => ({ type: "syncDetail", mercariCrawlResultId: id })),
+  const rows = (await new CrawlResultRepo(deps.db).soldWithoutDate(productId)).filter(
+    (r) => !alreadySent.has(r.id),
   );
+  return enqueueCrawlMessages(deps.queue, rows.map(detailMessage));
 }

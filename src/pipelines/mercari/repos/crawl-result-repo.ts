@@ -4,6 +4,12 @@ import { type CrawlResultRow, type MercariTables, SELLING_STATUS } from "../tabl
 /** A crawl result as read back. */
 export type CrawlResult = Selectable<CrawlResultRow>;
 
+/** A row's id and Mercari id: what a syncDetail message carries. */
+export interface RowRef {
+  id: number;
+  external_id: string;
+}
+
 /** One listing as the search phase writes it (sold_out_at is never written here). */
 export interface ResultInput {
   product_id: number;
@@ -96,7 +102,7 @@ export class CrawlResultRepo {
   }
 
   /** On-sale rows of a product: id and Mercari id (for the existence check). */
-  async onSale(productId: number): Promise<Array<{ id: number; external_id: string }>> {
+  async onSale(productId: number): Promise<RowRef[]> {
     return this.db
       .selectFrom("mercari_crawl_results")
       .select(["id", "external_id"])
@@ -106,17 +112,34 @@ export class CrawlResultRepo {
       .execute();
   }
 
-  /** Ids of sold rows whose sold date is not known yet. */
-  async soldWithoutDate(productId: number): Promise<number[]> {
-    const rows = await this.db
+  /** Sold rows whose sold date is not known yet: id and Mercari id. */
+  async soldWithoutDate(productId: number): Promise<RowRef[]> {
+    return this.db
       .selectFrom("mercari_crawl_results")
-      .select("id")
+      .select(["id", "external_id"])
       .where("product_id", "=", productId)
       .where("selling_status", "=", SELLING_STATUS.sold)
       .where("sold_out_at", "is", null)
       .orderBy("id")
       .execute();
-    return rows.map((r) => r.id);
+  }
+
+  /** The sold rows without a sold date among these Mercari ids of a product. */
+  async soldWithoutDateAmong(productId: number, externalIds: readonly string[]): Promise<RowRef[]> {
+    const out: RowRef[] = [];
+    for (const part of chunks(externalIds)) {
+      const rows = await this.db
+        .selectFrom("mercari_crawl_results")
+        .select(["id", "external_id"])
+        .where("product_id", "=", productId)
+        .where("external_id", "in", part)
+        .where("selling_status", "=", SELLING_STATUS.sold)
+        .where("sold_out_at", "is", null)
+        .orderBy("id")
+        .execute();
+      out.push(...rows);
+    }
+    return out;
   }
 
   /** The Mercari id of a row (all a detail check needs to read), or undefined. */
