@@ -5,7 +5,6 @@ export {
   type RakutenFakeKnobs,
   type RakutenFakeStats,
 } from "./rakuten-api-fake.ts";
-export type { RawRakutenFake } from "./raw-server.ts";
 export {
   FAKE_ACCESS_KEY,
   FAKE_APPLICATION_ID,
@@ -13,5 +12,4 @@ export {
   rakutenFake,
   type StartRakutenFakeOptions,
   startRakutenFake,
-  startRawRakutenFake,
 } from "./start-rakuten-fake.ts";

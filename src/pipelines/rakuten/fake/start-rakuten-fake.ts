@@ -6,7 +6,6 @@ import {
 } from "../../../engine/index.ts";
 import { startEmbeddingsFake } from "./embeddings-fake.ts";
 import { RakutenApiFake, type RakutenFakeKnobs } from "./rakuten-api-fake.ts";
-import { type RawRakutenFake, serveRawRakutenFake } from "./raw-server.ts";
 
 /** The engine's fake HTTP server (request log, counters, fault knobs). */
 export type FakeServer = Awaited<ReturnType<typeof startFakeServer>>;
@@ -61,17 +60,6 @@ export async function startRakutenFake(
       }),
   });
   return { url: server.url, fake, server, close: () => server.close() };
-}
-
-/**
- * Starts the fake on plain node:http (no request log, no fault layer of the engine's fake
- * server; the fake's own knobs all work): for benchmarks.
- */
-export function startRawRakutenFake(
-  options: Omit<StartRakutenFakeOptions, "recordRequests"> = {},
-): Promise<RawRakutenFake> {
-  const fake = new RakutenApiFake({ seed: options.seed, size: options.size, knobs: options.knobs });
-  return serveRawRakutenFake(fake, { port: options.port, host: options.host });
 }
 
 /**
