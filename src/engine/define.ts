@@ -27,7 +27,7 @@ export {
   TidemarkError,
   UsageError,
 } from "./errors.ts";
-export type { Queue, QueueMessage, SendOptions } from "./queue/queue.ts";
+export type { MessageFinish, Queue, QueueMessage, SendOptions } from "./queue/queue.ts";
 export { PermanentQueueError } from "./queue/queue-errors.ts";
 // Queue consumers and senders
 export {

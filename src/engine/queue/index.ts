@@ -6,6 +6,7 @@ export type { EmbeddedQueueOptions } from "./embedded/embedded-driver.ts";
 export { type OpenQueueOptions, openQueue, type QueueRuntime } from "./open-queue.ts";
 export { pgBossOf } from "./pg-boss/pg-boss-of.ts";
 export type {
+  MessageFinish,
   MessageState,
   Queue,
   QueueHandler,

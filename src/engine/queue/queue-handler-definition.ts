@@ -19,6 +19,12 @@ export interface QueueHandlerContext
   readonly logger: Logger;
   /** Aborted when the worker stops past its grace period or the message's hold was lost. */
   readonly signal: AbortSignal;
+  /**
+   * Finishes part of the work after handle() returns (e.g. the database write of a result
+   * already fetched): the worker's slot is freed when handle() returns, and the message is
+   * completed only once `work` resolves — if it rejects, the message fails and is retried.
+   */
+  readonly defer: (work: Promise<unknown>) => void;
 }
 
 /**

@@ -18,7 +18,10 @@ interface InFlight {
   readonly delivery: Delivery;
   readonly controller: AbortController;
   renewAt: number;
+  /** The handler has returned or thrown: its slot is free. */
   finished: boolean;
+  /** Finished, but work the handler deferred is still running: the message is not done yet. */
+  settling: boolean;
   /** Released at stop or lost to a timeout: its outcome must not be recorded. */
   abandoned: boolean;
   /** Resolves when the handler has returned or thrown. */
@@ -129,14 +132,15 @@ export class QueueWorker {
     clearInterval(this.#heartbeat);
   }
 
+  /** Messages not done yet: handlers running, or their deferred work still settling. */
   #running(): InFlight[] {
-    return [...this.#inFlight.values()].filter((e) => !e.finished && !e.abandoned);
+    return [...this.#inFlight.values()].filter((e) => (!e.finished || e.settling) && !e.abandoned);
   }
 
   /**
-   * Slots for new messages. A handler that returned frees its slot at once, while its outcome
-   * is still being recorded (the next message need not wait for that write); at most
-   * `concurrency` such finished-but-unrecorded messages are held besides the running ones.
+   * Slots for new messages. A handler that returned frees its slot at once, while its deferred
+   * work settles and its outcome is recorded (the next message need not wait for those writes);
+   * at most `concurrency` such finished-but-unrecorded messages are held besides the running ones.
    */
   #freeSlots(): number {
     const { concurrency } = this.options;
@@ -160,36 +164,33 @@ export class QueueWorker {
   }
 
   /**
-   * Claims a batch whenever a slot is free and nothing claimed ahead is left: batchSize
-   * (default: concurrency) messages, so a worker whose slots free up one at a time still
-   * fetches in batches; those without a slot wait in #ready, started as slots free up.
+   * Claims the next batch as soon as the messages claimed ahead are used up, so a slot that
+   * frees up starts its next message at once instead of waiting for a claim round trip: with a
+   * free slot, batchSize (default: concurrency) messages; with every slot busy, batchSize - 1
+   * to wait in #ready (none with a batch size of 1: a message held ahead of a long handler is
+   * kept from other workers, so at most batchSize - 1 are).
    */
   async #loop(): Promise<void> {
     let failures = 0;
     while (!this.#stopping) {
-      let free = this.#freeSlots();
-      while (free > 0 && this.#ready.length > 0) {
-        const next = this.#ready.shift() as Ready;
-        this.#start(next.delivery, next.renewAt);
-        free--;
-      }
-      if (free <= 0) {
+      this.#fillSlots();
+      const free = Math.max(0, this.#freeSlots());
+      const { batchSize } = this.options;
+      const want = this.#ready.length > 0 ? 0 : Math.min(batchSize, free + batchSize - 1);
+      if (want <= 0) {
         await this.#until("slot", 1_000);
         continue;
       }
-      const want = Math.min(this.options.batchSize, free + this.options.concurrency);
       let got: number;
       try {
         await this.#maybeMaintain();
         const deliveries = await this.driver.claim(this.queue, want);
+        const renewAt = Date.now();
         for (const d of deliveries) {
-          if (free > 0 && !this.#stopping) {
-            this.#start(d);
-            free--;
-          } else {
-            this.#ready.push({ delivery: d, renewAt: Date.now() + d.visibilityMs / 3 });
-          }
+          this.#ready.push({ delivery: d, renewAt: renewAt + d.visibilityMs / 3 });
         }
+        if (this.#stopping) break;
+        this.#fillSlots();
         got = deliveries.length;
         failures = 0;
       } catch (err) {
@@ -203,6 +204,17 @@ export class QueueWorker {
       if (got < want && this.#ready.length === 0) {
         await this.#until("wake", this.options.pollIntervalMs);
       }
+    }
+  }
+
+  /** Starts messages claimed ahead while slots are free. */
+  #fillSlots(): void {
+    if (this.#stopping) return;
+    let free = this.#freeSlots();
+    while (free > 0 && this.#ready.length > 0) {
+      const next = this.#ready.shift() as Ready;
+      this.#start(next.delivery, next.renewAt);
+      free--;
     }
   }
 
@@ -220,6 +232,7 @@ export class QueueWorker {
       controller: new AbortController(),
       renewAt,
       finished: false,
+      settling: false,
       abandoned: false,
       settled: Promise.resolve(),
     };
@@ -228,31 +241,54 @@ export class QueueWorker {
   }
 
   async #run(entry: InFlight): Promise<void> {
+    const outcome = await this.#handle(entry);
+    entry.finished = true;
+    entry.settling = false;
+    if (entry.abandoned) {
+      this.#forget(entry);
+      return;
+    }
+    this.#outcomes.add(outcome);
+    this.#slotFreed();
+  }
+
+  /** Runs the handler, then waits for the work it deferred; a throw or rejection is a failure. */
+  async #handle(entry: InFlight): Promise<Outcome> {
     const { message } = entry.delivery;
-    let outcome: Outcome;
+    const deferred: Promise<unknown>[] = [];
+    const finish = {
+      defer: (work: Promise<unknown>) => {
+        // Awaited below; until then a rejection must not count as unhandled.
+        work.catch(() => undefined);
+        deferred.push(work);
+      },
+    };
     try {
-      await this.handler(message, entry.controller.signal);
-      outcome = { entry };
+      await this.handler(message, entry.controller.signal, finish);
+      if (deferred.length > 0) {
+        // The handler is done with its slot: the next message starts while this one settles.
+        entry.finished = true;
+        entry.settling = true;
+        this.#slotFreed();
+        await Promise.all(deferred);
+      }
+      return { entry };
     } catch (err) {
       const permanent = err instanceof PermanentQueueError;
-      outcome = {
-        entry,
-        error: redactText(describeError(err)).slice(0, MAX_ERROR_LENGTH),
-        permanent,
-      };
       if (!entry.abandoned) {
         const dead = permanent || message.attempt > entry.delivery.retry.limit;
         const where = { err, queue: this.queue, message_id: message.id, attempt: message.attempt };
         if (dead) this.logger.error(where, "message failed; dead-lettered");
         else this.logger.warn(where, "message failed; will be retried");
       }
+      const error = redactText(describeError(err)).slice(0, MAX_ERROR_LENGTH);
+      return { entry, error, permanent };
     }
-    entry.finished = true;
-    if (entry.abandoned) {
-      this.#forget(entry);
-      return;
-    }
-    this.#outcomes.add(outcome);
+  }
+
+  /** A slot is free: the next message claimed ahead starts now, and the loop hears of it. */
+  #slotFreed(): void {
+    this.#fillSlots();
     this.#notify("slot");
   }
 
@@ -285,7 +321,7 @@ export class QueueWorker {
       for (const e of due) {
         if (held.has(e.delivery.message.id)) {
           e.renewAt = after + e.delivery.visibilityMs / 3;
-        } else if (!e.finished && !e.abandoned) {
+        } else if ((!e.finished || e.settling) && !e.abandoned) {
           // Not active under our hold any more: another worker may have it now.
           e.abandoned = true;
           e.controller.abort(new VisibilityLostError(e.delivery.message.id));

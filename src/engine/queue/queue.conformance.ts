@@ -5,6 +5,7 @@ import {
   type QueueConformanceOptions,
   type QueueConformanceTarget,
 } from "./testing/conformance-context.ts";
+import { deferredTests } from "./testing/conformance-deferred.ts";
 import { deliveryTests } from "./testing/conformance-delivery.ts";
 import { failureTests } from "./testing/conformance-failures.ts";
 import { processTests } from "./testing/conformance-processes.ts";
@@ -19,7 +20,7 @@ export type {
  * Registers the behaviour every Queue engine must show: delivery, singleton dedupe, delayed
  * start, retries with backoff, dead-letter, a SIGKILLed worker's message coming back after
  * the visibility timeout, two worker processes never sharing a message, hold renewal, and
- * graceful stop. `setup` runs once and returns a fresh store that only this suite uses; each
+ * graceful stop, deferred work finishing after its handler. `setup` runs once and returns a fresh store that only this suite uses; each
  * test works on queues of its own.
  */
 export function describeQueueConformance(
@@ -38,6 +39,7 @@ export function describeQueueConformance(
     });
     describe("delivery", () => deliveryTests(c));
     describe("failures", () => failureTests(c));
+    describe("deferred work", () => deferredTests(c));
     describe("stop", () => stopTests(c));
     describe("worker processes", () => processTests(c));
   });

@@ -38,6 +38,16 @@ export interface WorkOptions {
 }
 
 /**
+ * Work a handler hands back to finish after it returns (`defer`): its slot goes to the next
+ * message at once, while the message stays held and is completed only once every deferred
+ * promise has resolved (one that rejects fails the message, as a throw would).
+ */
+export interface MessageFinish {
+  /** Completes the message only after `work` resolves; the worker's slot is freed already. */
+  defer(work: Promise<unknown>): void;
+}
+
+/**
  * A handler throws to fail the message (it is retried, then dead-lettered); throwing
  * `PermanentQueueError` dead-letters it at once. `signal` aborts when the worker stops and
  * the grace period ran out, or when the message's visibility was lost.
@@ -45,6 +55,7 @@ export interface WorkOptions {
 export type QueueHandler<T = unknown> = (
   message: QueueMessage<T>,
   signal: AbortSignal,
+  finish: MessageFinish,
 ) => Promise<void>;
 
 /** Depth figures for metrics and /healthz. */

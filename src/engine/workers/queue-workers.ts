@@ -1,5 +1,5 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
-import type { Queue, WorkOptions } from "../queue/queue.ts";
+import type { MessageFinish, Queue, WorkOptions } from "../queue/queue.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import type {
   QueueHandlerContext,
@@ -60,19 +60,24 @@ export async function startQueueWorkers(
   }
   const chosen = handlers.filter((h) => !options.only || options.only.includes(h.name));
   for (const def of chosen) {
-    await queue.work(def.name, { ...def.work, ...options.work }, async (message, signal) => {
-      const parsed = def.payload.safeParse(message.payload);
-      if (!parsed.success) {
-        const where = `queue ${def.name} message ${message.id}`;
-        throw new PermanentQueueError(formatZodIssues(where, parsed.error, message.payload));
-      }
-      const logger = runtime.logger.child({
-        queue: def.name,
-        message_id: message.id,
-        attempt: message.attempt,
-      });
-      await def.handle(queueHandlerContext(runtime, queue, message, signal, logger), parsed.data);
-    });
+    await queue.work(
+      def.name,
+      { ...def.work, ...options.work },
+      async (message, signal, finish) => {
+        const parsed = def.payload.safeParse(message.payload);
+        if (!parsed.success) {
+          const where = `queue ${def.name} message ${message.id}`;
+          throw new PermanentQueueError(formatZodIssues(where, parsed.error, message.payload));
+        }
+        const logger = runtime.logger.child({
+          queue: def.name,
+          message_id: message.id,
+          attempt: message.attempt,
+        });
+        const ctx = queueHandlerContext(runtime, queue, { message, signal, finish }, logger);
+        await def.handle(ctx, parsed.data);
+      },
+    );
   }
   return chosen.map((h) => h.name);
 }
@@ -81,10 +86,10 @@ export async function startQueueWorkers(
 export function queueHandlerContext(
   runtime: Runtime,
   queue: Queue,
-  message: QueueHandlerContext["message"],
-  signal: AbortSignal,
+  delivery: { message: QueueHandlerContext["message"]; signal: AbortSignal; finish: MessageFinish },
   logger: QueueHandlerContext["logger"] = runtime.logger,
 ): QueueHandlerContext {
+  const { message, signal, finish } = delivery;
   return {
     env: runtime.config.env,
     config: runtime.config,
@@ -97,5 +102,6 @@ export function queueHandlerContext(
     message,
     logger,
     signal,
+    defer: (work) => finish.defer(work),
   };
 }

@@ -1,4 +1,5 @@
 import {
+  type MessageFinish,
   type Queue,
   type QueueHandlerContext,
   queueHandlerContext,
@@ -34,10 +35,21 @@ export async function drainCrawlQueue(
   await queue.work(
     MERCARI_QUEUE,
     { concurrency: options.concurrency ?? 4, pollIntervalMs: 20 },
-    async (message, signal) => {
+    async (message, signal, finish) => {
       const payload = crawlQueueMessage.parse(message.payload);
+      // A deferred write that fails fails the message: counted as such, not as handled.
+      const counted: MessageFinish = {
+        defer: (work) =>
+          finish.defer(
+            work.catch((err: unknown) => {
+              report.handled--;
+              report.failed++;
+              throw err;
+            }),
+          ),
+      };
       try {
-        await handle(runtime, queue, { message, signal }, payload, options.client);
+        await handle(runtime, queue, { message, signal, finish: counted }, payload, options.client);
         report.handled++;
       } catch (err) {
         report.failed++;
@@ -64,10 +76,10 @@ export async function drainCrawlQueue(
 async function handle(
   runtime: Runtime,
   queue: Queue,
-  delivery: Pick<QueueHandlerContext, "message" | "signal">,
+  delivery: Pick<QueueHandlerContext, "message" | "signal"> & { finish: MessageFinish },
   payload: CrawlQueueMessage,
   client: MercariClient | undefined,
 ): Promise<void> {
-  const ctx = queueHandlerContext(runtime, queue, delivery.message, delivery.signal);
+  const ctx = queueHandlerContext(runtime, queue, delivery);
   await handleCrawlMessage(ctx, payload, client);
 }

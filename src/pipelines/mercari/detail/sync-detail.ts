@@ -21,11 +21,25 @@ export async function syncDetail(
   signal?: AbortSignal,
   knownExternalId?: string,
 ): Promise<DetailOutcome> {
+  const write = await readDetail(deps, mercariCrawlResultId, signal, knownExternalId);
+  return write();
+}
+
+/**
+ * The read half of syncDetail: fetches the detail page and returns the write that brings the
+ * row in line, so a queue worker can start its next fetch while the write commits.
+ */
+export async function readDetail(
+  deps: Pick<MercariDeps, "db" | "client" | "clock" | "logger">,
+  mercariCrawlResultId: number,
+  signal?: AbortSignal,
+  knownExternalId?: string,
+): Promise<() => Promise<DetailOutcome>> {
   const repo = new CrawlResultRepo(deps.db);
   // A row's Mercari id never changes: a message that carries it spares this read. The write
   // below is a single statement keyed on the row id (a row deleted meanwhile is left gone).
   const externalId = knownExternalId ?? (await repo.externalIdOf(mercariCrawlResultId));
-  if (externalId === undefined) return "row_gone";
+  if (externalId === undefined) return async () => "row_gone";
   const row = { id: mercariCrawlResultId, external_id: externalId };
   let detail: Awaited<ReturnType<MercariDeps["client"]["getDetail"]>>;
   try {
@@ -42,25 +56,17 @@ export async function syncDetail(
   }
   const now = isoTimestamp(deps.clock.now());
   if (detail === "not_found") {
-    return (await repo.deleteIds([row.id])) > 0 ? "deleted" : "row_gone";
+    return async () => ((await repo.deleteIds([row.id])) > 0 ? "deleted" : "row_gone");
   }
-  if (detail.status === "on_sale") {
-    const written = await repo.applyDetail(
-      row.id,
-      { name: detail.name, price: detail.price, selling_status: SELLING_STATUS.onSale },
-      now,
-    );
-    return written ? "on_sale" : "row_gone";
-  }
-  const written = await repo.applyDetail(
-    row.id,
-    {
-      name: detail.name,
-      price: detail.price,
-      selling_status: SELLING_STATUS.sold,
-      sold_out_at: detail.updated,
-    },
-    now,
-  );
-  return written ? "sold" : "row_gone";
+  const sold = detail.status !== "on_sale";
+  const changes = {
+    name: detail.name,
+    price: detail.price,
+    selling_status: sold ? SELLING_STATUS.sold : SELLING_STATUS.onSale,
+    ...(sold ? { sold_out_at: detail.updated } : {}),
+  };
+  return async () => {
+    const written = await repo.applyDetail(row.id, changes, now);
+    return written ? (sold ? "sold" : "on_sale") : "row_gone";
+  };
 }

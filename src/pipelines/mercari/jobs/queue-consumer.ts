@@ -5,7 +5,7 @@ import {
 } from "../../../engine/index.ts";
 import type { MercariClient } from "../client/types.ts";
 import { mercariDeps } from "../deps-factory.ts";
-import { syncDetail } from "../detail/sync-detail.ts";
+import { readDetail } from "../detail/sync-detail.ts";
 import { runListPhase } from "../list/list-phase.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
 import { DETAIL_RETRY_LIMIT, LIST_RETRY_LIMIT } from "../queue-send.ts";
@@ -26,13 +26,22 @@ export async function handleCrawlMessage(
       const summary = await runListPhase(deps, message.productId, ctx.signal);
       ctx.logger.info({ summary }, `mercari list crawl of product ${message.productId} done`);
     } else {
-      const outcome = await syncDetail(
+      const write = await readDetail(
         deps,
         message.mercariCrawlResultId,
         ctx.signal,
         message.externalId,
       );
-      ctx.logger.debug({ outcome }, `mercari detail ${message.mercariCrawlResultId}: ${outcome}`);
+      // The row's write commits while this worker slot fetches its next detail; the message
+      // completes only once the write has (a failed write fails the message).
+      ctx.defer(
+        write().then((outcome) =>
+          ctx.logger.debug(
+            { outcome },
+            `mercari detail ${message.mercariCrawlResultId}: ${outcome}`,
+          ),
+        ),
+      );
     }
   } catch (err) {
     if (isLastAttempt(ctx, message, err)) reportDeadLetter(ctx, message, err);
