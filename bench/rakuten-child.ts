@@ -1,6 +1,8 @@
 // One measured phase of bench/rakuten.ts, in its own process so that its peak RSS is its own:
-// `floor` (a bare fetch loop over the item codes) or `job` (one run of a rakuten job type through
+// `floor` (a bare request loop over the item codes) or `job` (one run of a rakuten job type through
 // the engine's runner). Prints one JSON line: {ms, rssMb, ...}.
+
+import { nodeTransport } from "../src/engine/http/node-transport.ts";
 import type { JobContext, PipelineDefinition } from "../src/engine/index.ts";
 import { Registry } from "../src/engine/registry/registry.ts";
 import { executeRun } from "../src/engine/runs/job-runner.ts";
@@ -78,11 +80,15 @@ function withRate(rps: number | undefined): PipelineDefinition {
   } as PipelineDefinition;
 }
 
-/** The same requests the item job makes, with nothing done with the answers. */
+/**
+ * The same requests the item job makes, with nothing done with the answers, through the same
+ * transport as the Rakuten client (node:http with keep-alive, see node-transport.ts).
+ */
 async function floor(codes: string[]): Promise<Record<string, unknown>> {
   const path = endpointPath("item", "openapi");
   let next = 0;
   let ok = 0;
+  const headers = new Headers();
   const worker = async () => {
     while (next < codes.length) {
       const code = codes[next++]!;
@@ -96,9 +102,9 @@ async function floor(codes: string[]): Promise<Record<string, unknown>> {
         formatVersion: "2",
       }))
         url.searchParams.append(k, v);
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) ok++;
+      const res = await nodeTransport(url, { method: "GET", headers });
+      await res.text();
+      if (res.status >= 200 && res.status < 300) ok++;
     }
   };
   const t = performance.now();

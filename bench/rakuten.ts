@@ -3,7 +3,8 @@
 // the items changed, and `rakuten.reapply item` after an apply-version bump — each in its own
 // process (items/s, peak RSS, API calls, blob puts, domain and ledger row writes counted by
 // SQLite triggers), next to the floor: a bare loop fetching the same items from the same fake at
-// the same concurrency. Scenario 2: the fake enforcing 1 request/second, `rakuten.ranking` and
+// the same concurrency, through the Rakuten client's transport (node:http with keep-alive).
+// Scenario 2: the fake enforcing 1 request/second, `rakuten.ranking` and
 // `rakuten.item` in two processes for 60 s: calls answered 429 and the share of the allowed rate.
 //
 // Each phase runs bench/rakuten-child.ts bundled like dist/ (as installed), or through tsx with
@@ -137,7 +138,7 @@ async function loadScenario(): Promise<void> {
   const phases: Phase[] = [];
   const itemParams = { concurrency: CONCURRENCY };
   try {
-    const floor1 = await floor("floor (bare fetch loop)");
+    const floor1 = await floor("floor (bare request loop)");
     let m = await measure("first load", job("rakuten.item", itemParams, true));
     phases.push({
       label: "first load",
@@ -153,7 +154,7 @@ async function loadScenario(): Promise<void> {
       status: String(m.r.status),
     });
 
-    const floor2 = await floor("floor (bare fetch loop)");
+    const floor2 = await floor("floor (bare request loop)");
     installWriteCounters(dbPath);
     m = await measure("unchanged re-run", job("rakuten.item", itemParams, true));
     let w = takeWriteCounts(dbPath);
@@ -172,7 +173,7 @@ async function loadScenario(): Promise<void> {
     });
 
     const changed = api.fake.catalogue.changePrices(Math.ceil(ITEMS / 100)).length;
-    const floor3 = await floor("floor (bare fetch loop)");
+    const floor3 = await floor("floor (bare request loop)");
     m = await measure(`1% changed (${fmt(changed)})`, job("rakuten.item", itemParams, true));
     w = takeWriteCounts(dbPath);
     console.log(`    row writes by table: ${JSON.stringify(w.byTable)}`);

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { RateLimitOptions } from "./host-limiter.ts";
 import type { QuotaErrorDetector } from "./http-errors.ts";
+import type { TransportKind } from "./node-transport.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry-policy.ts";
 
 /** One query-parameter value; arrays repeat the parameter, null/undefined omit it. */
@@ -68,8 +69,13 @@ export interface HttpClientOptions {
    * one no response is a quota error (every 429 is retried).
    */
   isQuotaError?: QuotaErrorDetector;
-  /** Injectable fetch (default: the global one). */
+  /** Injectable fetch; when given, `transport` is ignored. */
   fetch?: typeof fetch;
+  /**
+   * `fetch` (default): the global fetch. `node`: node:http with keep-alive agents, same
+   * behaviour for what this client sends at about a third of the CPU and little garbage.
+   */
+  transport?: TransportKind;
   /** Called after every attempt; exceptions thrown by it are logged and ignored. */
   onRequest?: (event: HttpRequestEvent) => void;
 }

@@ -25,6 +25,7 @@ import {
   type RetryableReason,
   redactFreeText,
 } from "./http-errors.ts";
+import { nodeTransport, type Transport, type TransportResponse } from "./node-transport.ts";
 import { parseJsonBody } from "./parse-json-body.ts";
 import { RetryPolicy } from "./retry-policy.ts";
 
@@ -47,6 +48,10 @@ type Verdict =
   | { kind: "ok"; response: Omit<HttpResponse, "attempts"> }
   | { kind: "fatal"; error: HttpError }
   | { kind: "retry"; error: HttpError; notProcessed: boolean };
+
+/** Default headers of getJson and of request (constants: they key the headers cache). */
+const JSON_DEFAULTS: Readonly<Record<string, string>> = { accept: "application/json" };
+const NO_DEFAULTS: Readonly<Record<string, string>> = {};
 
 /** The engine knows no API's quota rules: without a detector nothing is a quota error. */
 const noQuotaErrors: QuotaErrorDetector = () => false;
@@ -79,6 +84,13 @@ function isConnectionRefused(err: unknown): boolean {
   );
 }
 
+/** An injected fetch, else the chosen transport (fetch unless `transport: "node"`). */
+function transportOf(options: HttpClientOptions): Transport {
+  if (options.fetch !== undefined) return options.fetch;
+  if (options.transport === "node") return nodeTransport;
+  return globalThis.fetch;
+}
+
 /** HTTP client for source APIs: per-host limits, timeouts, retries, typed errors, redacted logs. */
 export class HttpClient {
   readonly #baseUrl: string | undefined;
@@ -90,7 +102,9 @@ export class HttpClient {
   readonly #logger: Logger;
   readonly #userAgent: string;
   readonly #isQuotaError: QuotaErrorDetector;
-  readonly #fetch: typeof fetch;
+  readonly #transport: Transport;
+  /** Headers of requests without their own, per defaults object (see #headersFor). */
+  readonly #sharedHeaders = new WeakMap<object, Headers>();
   readonly #onRequest: ((event: HttpRequestEvent) => void) | undefined;
 
   constructor(options: HttpClientOptions) {
@@ -104,7 +118,7 @@ export class HttpClient {
     this.#logger = options.logger;
     this.#userAgent = options.userAgent;
     this.#isQuotaError = options.isQuotaError ?? noQuotaErrors;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#transport = transportOf(options);
     this.#onRequest = options.onRequest;
   }
 
@@ -115,17 +129,13 @@ export class HttpClient {
   ): Promise<z.output<S>> {
     const { schema, ...rest } = options;
     const url = this.resolveUrl(target, rest.query);
-    const response = await this.#send(
-      url,
-      { ...rest, method: "GET" },
-      { accept: "application/json" },
-    );
+    const response = await this.#send(url, { ...rest, method: "GET" }, JSON_DEFAULTS);
     return this.#parse(url, response, schema);
   }
 
   /** Sends a request with retries and limits; returns accepted responses, throws HttpError otherwise. */
   request(target: string, options: RequestOptions = {}): Promise<HttpResponse> {
-    return this.#send(this.resolveUrl(target, options.query), options, {});
+    return this.#send(this.resolveUrl(target, options.query), options, NO_DEFAULTS);
   }
 
   /** The absolute URL a target and query resolve to (relative targets are appended to baseUrl). */
@@ -157,10 +167,7 @@ export class HttpClient {
     defaults: Readonly<Record<string, string>>,
   ): Promise<HttpResponse> {
     const method = (options.method ?? "GET").toUpperCase();
-    const headers = new Headers({ "user-agent": this.#userAgent });
-    for (const source of [this.#headers, defaults, options.headers ?? {}]) {
-      for (const [name, value] of Object.entries(source)) headers.set(name, value);
-    }
+    const headers = this.#headersFor(defaults, options.headers);
     const limiter = this.#limiters.forUrl(url);
     const accept = options.acceptStatus ?? isSuccess;
     const retryUnsafe = options.retryUnsafe ?? IDEMPOTENT_METHODS.has(method);
@@ -227,6 +234,26 @@ export class HttpClient {
     }
   }
 
+  /**
+   * The request's headers. Without per-request headers they are the same for every request
+   * with these defaults, so they are built once: Headers validates and sorts on each build and
+   * iteration, a cost paid per call in a run of 100,000 calls. Nothing mutates them (fetch and
+   * the node transport copy them).
+   */
+  #headersFor(
+    defaults: Readonly<Record<string, string>>,
+    extra: Readonly<Record<string, string>> | undefined,
+  ): Headers {
+    const cached = extra === undefined ? this.#sharedHeaders.get(defaults) : undefined;
+    if (cached !== undefined) return cached;
+    const headers = new Headers({ "user-agent": this.#userAgent });
+    for (const source of [this.#headers, defaults, extra ?? {}]) {
+      for (const [name, value] of Object.entries(source)) headers.set(name, value);
+    }
+    if (extra === undefined) this.#sharedHeaders.set(defaults, headers);
+    return headers;
+  }
+
   async #takeSharedToken(signal: AbortSignal | undefined): Promise<void> {
     if (!this.#sharedLimit) return;
     const { limiter, key, ratePerSecond, burst } = this.#sharedLimit;
@@ -244,9 +271,9 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = (): number => performance.now() - started;
     try {
-      let response: Response;
+      let response: TransportResponse;
       try {
-        response = await this.#fetch(url, { method, headers, body: options.body, signal });
+        response = await this.#transport(url, { method, headers, body: options.body, signal });
       } catch (error) {
         options.signal?.throwIfAborted();
         return {

@@ -37,6 +37,13 @@ export {
 } from "./http-errors.ts";
 export { nextLinkFromHeader } from "./link-header.ts";
 export {
+  nodeTransport,
+  type Transport,
+  type TransportKind,
+  type TransportRequest,
+  type TransportResponse,
+} from "./node-transport.ts";
+export {
   type NextUrlPaging,
   type OffsetPaging,
   type Page,
