@@ -19,6 +19,9 @@ export interface AppliedTarget {
   contentHash: string;
 }
 
+/** A row pending re-apply: the target, its content hash and where its raw document is. */
+export type PendingRow = Pick<LedgerRow, "source_id" | "content_hash" | "s3_key">;
+
 /** What a status view shows per entity. */
 export interface LedgerStats {
   rows: number;
@@ -202,16 +205,19 @@ export class Ledger {
     return marked;
   }
 
-  /** Rows whose content was not applied by `version` (never applied, or by another version), by source id. */
+  /**
+   * Rows whose content was not applied by `version` (never applied, or by another version), by
+   * source id: what a re-apply reads of them (fewer columns read, for 100,000-row walks).
+   */
   async pendingReapply(
     source: string,
     entity: string,
     version: number,
     page: { after?: string; limit: number },
-  ): Promise<LedgerRow[]> {
+  ): Promise<PendingRow[]> {
     let q = this.#db
       .selectFrom(this.#table)
-      .selectAll()
+      .select(["source_id", "content_hash", "s3_key"])
       .where("source", "=", source)
       .where("entity", "=", entity)
       .where((eb) =>

@@ -11,10 +11,12 @@ import {
   etlVerdict,
 } from "./etl-tally.ts";
 import type { EtlAppliers, EtlContext, EtlTuning } from "./etl-types.ts";
-import type { Ledger } from "./ledger.ts";
-import type { LedgerRow } from "./ledger-table.ts";
+import type { Ledger, PendingRow } from "./ledger.ts";
 import { mapBounded } from "./map-bounded.ts";
 import { RawStore } from "./raw-store.ts";
+
+// Raw reads in flight at most, whatever the page size.
+const MAX_READS_IN_FLIGHT = 500;
 
 /** What `reapplyEntity` needs. */
 export interface ReapplyOptions<N, DB> extends EtlTuning, EtlAppliers<N, DB> {
@@ -59,9 +61,10 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
   const parse = opts.parse ?? ((text: string) => JSON.parse(text) as N);
   const batchSize = Math.max(1, opts.batchSize ?? 200);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
-  // Raw reads are local or object-store GETs, not API calls: more of them in flight keeps the
-  // reads of the next page ahead of the commits (the fetch concurrency guards an API's limits).
-  const readConcurrency = Math.max(concurrency, 32);
+  // Raw reads are local or object-store GETs, not API calls (the fetch concurrency guards an
+  // API's limits): a whole page of them in flight, so the next page's reads are done while the
+  // current one commits (the fs store reads a turn's worth of files in one batch).
+  const readConcurrency = Math.max(concurrency, 32, Math.min(batchSize, MAX_READS_IN_FLIGHT));
   const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
   const tally = new EtlTally(["reapplied", "would_apply"] as const);
   const fail = (target: string, kind: EtlFailureKind, err: unknown) => {
@@ -95,7 +98,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
   async function readPage(
     after: string | undefined,
     left: number,
-  ): Promise<{ rows: LedgerRow[]; items: ApplyItem<N>[] } | undefined> {
+  ): Promise<{ rows: PendingRow[]; items: ApplyItem<N>[] } | undefined> {
     if (left <= 0) return undefined;
     const rows = await ledger.pendingReapply(source, entity, applyVersion, {
       after,
@@ -108,7 +111,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
     return { rows, items };
   }
 
-  async function readItem(row: LedgerRow): Promise<ApplyItem<N> | undefined> {
+  async function readItem(row: PendingRow): Promise<ApplyItem<N> | undefined> {
     try {
       const text = await raw.getText(row.s3_key);
       const actual = sha256Hex(text);

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { NormalizedItem } from "../normalize/types.ts";
 import type { MarketSnapshotRow, RakutenTables, ReviewSnapshotRow } from "../tables.ts";
 
@@ -43,12 +43,20 @@ export class ItemRepo {
       .returning("id")
       .executeTakeFirst();
     if (fresh) return { id: Number(fresh.id), inserted: true };
-    const row = await this.db
-      .updateTable("apl.item")
-      .set(values)
-      .where("rakuten_item_code", "=", doc.itemCode)
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    // An item holding these values already (a re-apply) is not rewritten, updated_at included.
+    const row =
+      (await this.db
+        .updateTable("apl.item")
+        .set(values)
+        .where("rakuten_item_code", "=", doc.itemCode)
+        .where(itemDiffersFrom(values))
+        .returning("id")
+        .executeTakeFirst()) ??
+      (await this.db
+        .selectFrom("apl.item")
+        .select("id")
+        .where("rakuten_item_code", "=", doc.itemCode)
+        .executeTakeFirstOrThrow());
     return { id: Number(row.id), inserted: false };
   }
 
@@ -230,6 +238,29 @@ export const ITEM_UPDATED = [
   "updated_at",
 ] as const;
 
+/** The item columns whose values decide whether an existing item is rewritten (not updated_at). */
+export const ITEM_COMPARED = ITEM_UPDATED.filter(
+  (c): c is Exclude<(typeof ITEM_UPDATED)[number], "updated_at"> => c !== "updated_at",
+);
+
+/** True (SQL) when the item row holds other values than `values` in a compared column. */
+export function itemDiffersFrom(values: ReturnType<typeof itemValues>): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.join(
+    ITEM_COMPARED.map((c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${values[c]}`),
+    sql` or `,
+  )})`;
+}
+
+/** True (SQL), in an upsert's conflict branch, when the row differs from the proposed one. */
+export function itemDiffersFromExcluded(): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.join(
+    ITEM_COMPARED.map(
+      (c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${sql.ref(`excluded.${c}`)}`,
+    ),
+    sql` or `,
+  )})`;
+}
+
 /** The image rows an item should have: small, then medium, in the stored order. */
 export function wantedImages(
   doc: NormalizedItem,
@@ -282,9 +313,12 @@ export function sameImages(
 /** True when every key of `values` equals the row's (numbers compared as numbers). */
 export function sameValues(row: object, values: Record<string, string | number | null>): boolean {
   const r = row as Record<string, unknown>;
-  return Object.entries(values).every(([k, v]) => {
-    const have = r[k] ?? null;
-    if (v === null || have === null) return v === have;
-    return typeof v === "number" ? Number(have) === v : have === v;
-  });
+  return Object.entries(values).every(([k, v]) => sameValue(r[k], v));
+}
+
+/** True when a stored value equals a written one (numbers compared as numbers, null as null). */
+export function sameValue(stored: unknown, value: string | number | null): boolean {
+  const have = stored ?? null;
+  if (value === null || have === null) return value === have;
+  return typeof value === "number" ? Number(have) === value : have === value;
 }
