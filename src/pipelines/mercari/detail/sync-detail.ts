@@ -9,25 +9,13 @@ import { SELLING_STATUS } from "../tables.ts";
 export type DetailOutcome = "row_gone" | "deleted" | "on_sale" | "sold";
 
 /**
- * The syncDetail message: reads the listing's detail page (a regular item or a Mercari Shops
- * product, chosen by its id) and brings its row in line. Gone (404 / RecordNotFound) → the row
- * is deleted; on sale → price, name and status synced; sold or trading → status sold and
- * `sold_out_at` set from the item's `updated` time (an approximation: see the API docs).
- * Idempotent, so a redelivered message does no harm. A block throws (the message is retried).
- */
-export async function syncDetail(
-  deps: Pick<MercariDeps, "db" | "client" | "clock" | "logger">,
-  mercariCrawlResultId: number,
-  signal?: AbortSignal,
-  knownExternalId?: string,
-): Promise<DetailOutcome> {
-  const write = await readDetail(deps, mercariCrawlResultId, signal, knownExternalId);
-  return write();
-}
-
-/**
- * The read half of syncDetail: fetches the detail page and returns the write that brings the
- * row in line, so a queue worker can start its next fetch while the write commits.
+ * The syncDetail message, in two halves: reads the listing's detail page (a regular item or a
+ * Mercari Shops product, chosen by its id) and returns the write that brings its row in line, so
+ * a queue worker can start its next fetch while the write commits (`ctx.defer`). Gone (404 /
+ * RecordNotFound) → the row is deleted; on sale → price, name and status synced; sold or trading
+ * → status sold and `sold_out_at` set from the item's `updated` time (an approximation: see the
+ * API docs). Idempotent, so a redelivered message does no harm. A block throws (the message is
+ * retried).
  */
 export async function readDetail(
   deps: Pick<MercariDeps, "db" | "client" | "clock" | "logger">,
