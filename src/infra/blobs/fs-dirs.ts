@@ -1,6 +1,7 @@
 import { close, fsync, mkdir, open } from "node:fs";
 import { rmdir } from "node:fs/promises";
 import path from "node:path";
+import { fsCall } from "./fs-call.ts";
 
 /** Per folder: the fsync running now, and the one queued to start after it. */
 const dirSyncs = new Map<string, { running: Promise<void>; next: Promise<void> | undefined }>();
@@ -42,22 +43,13 @@ function settle(dir: string, finished: Promise<void>): void {
   }
 }
 
-// The callback API: fs/promises' FileHandle costs about twice the CPU per call, and a first
-// load fsyncs one new folder per stored object.
 async function syncOnce(dir: string): Promise<void> {
-  const fd = await call<number>((cb) => open(dir, "r", cb));
+  const fd = await fsCall<number>((cb) => open(dir, "r", cb));
   try {
-    await call<void>((cb) => fsync(fd, cb));
+    await fsCall<void>((cb) => fsync(fd, cb));
   } finally {
-    await call<void>((cb) => close(fd, cb));
+    await fsCall<void>((cb) => close(fd, cb));
   }
-}
-
-/** One callback-style fs call as a promise. */
-function call<T>(start: (cb: (err: Error | null, value?: T) => void) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    start((err, value) => (err ? reject(err) : resolve(value as T)));
-  });
 }
 
 /**
@@ -65,7 +57,7 @@ function call<T>(start: (cb: (err: Error | null, value?: T) => void) => void): P
  * new folders survive a crash together with the file about to be renamed into dir.
  */
 export async function mkdirDurable(dir: string): Promise<void> {
-  const first = await call<string | undefined>((cb) => mkdir(dir, { recursive: true }, cb));
+  const first = await fsCall<string | undefined>((cb) => mkdir(dir, { recursive: true }, cb));
   if (first === undefined) return;
   const stop = path.dirname(first);
   for (let current = path.dirname(dir); ; current = path.dirname(current)) {

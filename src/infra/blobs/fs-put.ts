@@ -5,6 +5,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { bodyBytes, bodyChunks, isInMemoryBody } from "./blob-body.ts";
 import type { BlobBody } from "./blob-store.ts";
+import { fsCall } from "./fs-call.ts";
 import { fsyncDir, mkdirDurable, pruneEmptyDirs } from "./fs-dirs.ts";
 import { tempNameFor } from "./fs-temp-name.ts";
 
@@ -22,10 +23,7 @@ export interface WrittenFile {
  * Writes `body` to `file` atomically and durably: a temp file in the same folder, fsync, rename,
  * fsync of the folder (and of the parents of any folder created). On failure the temp file is
  * removed and folders left empty are pruned up to `root`.
- *
- * Works on plain file descriptors through the callback API: fs/promises' FileHandle costs about
- * twice the CPU per call (a handle object, transferable bookkeeping), and a first load of a
- * pipeline puts 100,000 small files through here.
+ * Works on plain file descriptors through the callback API (see fsCall).
  */
 export async function writeFileDurable(
   file: string,
@@ -37,21 +35,21 @@ export async function writeFileDurable(
   let fd: number | undefined = await openTemp(dir, temp);
   try {
     const { size, md5 } = await writeBody(fd, body);
-    await fdCall<void>((cb) => fsync(fd as number, cb));
+    await fsCall<void>((cb) => fsync(fd as number, cb));
     // mtime is final after the last write, and rename keeps it, so this is what head() sees.
-    const stats = await fdCall<BigIntStats>((cb) =>
+    const stats = await fsCall<BigIntStats>((cb) =>
       fstat(fd as number, { bigint: true }, cb as (err: Error | null, s: BigIntStats) => void),
     );
     const closing = fd;
     fd = undefined;
-    await fdCall<void>((cb) => close(closing, cb));
-    await fdCall<void>((cb) => rename(temp, file, cb));
+    await fsCall<void>((cb) => close(closing, cb));
+    await fsCall<void>((cb) => rename(temp, file, cb));
     await fsyncDir(dir);
     return { stats, size, md5 };
   } catch (err) {
     if (fd !== undefined) {
       const closing = fd;
-      await fdCall<void>((cb) => close(closing, cb)).catch(() => undefined);
+      await fsCall<void>((cb) => close(closing, cb)).catch(() => undefined);
     }
     // The temp file may already be renamed (then rm is a no-op and the object is complete).
     await rm(temp, { force: true }).catch(() => undefined);
@@ -81,7 +79,7 @@ async function writeBody(fd: number, body: BlobBody): Promise<{ size: number; md
 /** Writes every byte: fs.write may write fewer bytes than asked, so it loops. */
 async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
   for (let offset = 0; offset < bytes.byteLength; ) {
-    offset += await fdCall<number>((cb) =>
+    offset += await fsCall<number>((cb) =>
       write(fd, bytes, offset, bytes.byteLength - offset, null, cb),
     );
   }
@@ -93,18 +91,11 @@ async function openTemp(dir: string, temp: string): Promise<number> {
     await mkdirDurable(dir);
     try {
       // wx: never reuse (or follow a link at) an existing name
-      return await fdCall<number>((cb) => open(temp, "wx", 0o666, cb));
+      return await fsCall<number>((cb) => open(temp, "wx", 0o666, cb));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= OPEN_TEMP_ATTEMPTS) {
         throw err;
       }
     }
   }
-}
-
-/** One callback-style fs call as a promise (cheaper than util.promisify's generic wrapper). */
-function fdCall<T>(start: (cb: (err: Error | null, value?: T) => void) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    start((err, value) => (err ? reject(err) : resolve(value as T)));
-  });
 }

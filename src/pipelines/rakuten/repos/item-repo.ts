@@ -245,18 +245,19 @@ export const ITEM_COMPARED = ITEM_UPDATED.filter(
 
 /** True (SQL) when the item row holds other values than `values` in a compared column. */
 export function itemDiffersFrom(values: ReturnType<typeof itemValues>): Expression<SqlBool> {
-  return sql<SqlBool>`(${sql.join(
-    ITEM_COMPARED.map((c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${values[c]}`),
-    sql` or `,
-  )})`;
+  return anyColumnDiffers((c) => values[c]);
 }
 
 /** True (SQL), in an upsert's conflict branch, when the row differs from the proposed one. */
 export function itemDiffersFromExcluded(): Expression<SqlBool> {
+  return anyColumnDiffers((c) => sql.ref(`excluded.${c}`));
+}
+
+function anyColumnDiffers(
+  other: (column: (typeof ITEM_COMPARED)[number]) => unknown,
+): Expression<SqlBool> {
   return sql<SqlBool>`(${sql.join(
-    ITEM_COMPARED.map(
-      (c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${sql.ref(`excluded.${c}`)}`,
-    ),
+    ITEM_COMPARED.map((c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${other(c)}`),
     sql` or `,
   )})`;
 }
