@@ -85,23 +85,22 @@ function withRate(rps: number | undefined): PipelineDefinition {
  * transport as the Rakuten client (node:http with keep-alive, see node-transport.ts).
  */
 async function floor(codes: string[]): Promise<Record<string, unknown>> {
-  const path = endpointPath("item", "openapi");
+  const endpoint = `${input.url}/${endpointPath("item", "openapi").replace(/^\/+/, "")}`;
   let next = 0;
   let ok = 0;
   const headers = new Headers();
   const worker = async () => {
     while (next < codes.length) {
       const code = codes[next++]!;
-      const url = new URL(`${input.url}/${path.replace(/^\/+/, "")}`);
-      for (const [k, v] of Object.entries({
+      const query = new URLSearchParams({
         itemCode: code,
         hits: "1",
         applicationId: input.appId,
         accessKey: input.accessKey,
         format: "json",
         formatVersion: "2",
-      }))
-        url.searchParams.append(k, v);
+      });
+      const url = new URL(`${endpoint}?${query}`);
       const res = await nodeTransport(url, { method: "GET", headers });
       await res.text();
       if (res.status >= 200 && res.status < 300) ok++;

@@ -109,6 +109,15 @@ describe("HttpClient.getJson", () => {
     expect(client.resolveUrl(`${server.url}/abs`).href).toBe(`${server.url}/abs`);
   });
 
+  it("keeps a target's own query before the added one, and adds no '?' for an empty query", () => {
+    const { client } = makeClient();
+    const url = client.resolveUrl(`${server.url}/abs?a=1&b=x%20y`, { c: "é", a: 2 });
+    expect(url.search).toBe("?a=1&b=x+y&c=%C3%A9&a=2");
+    expect(client.resolveUrl("/v", { skip: undefined, none: null }).href).toBe(
+      `${server.url}/books/v1/v`,
+    );
+  });
+
   it("retries 500s then succeeds", async () => {
     server.faults.set({ statusSequence: [500, 502] });
     const { client, sleeps } = makeClient();

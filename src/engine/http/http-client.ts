@@ -153,11 +153,17 @@ export class HttpClient {
       // No cause: Node's URL error carries the raw input, which may hold a key.
       throw new TypeError(`Invalid URL: ${redactText(target)}`);
     }
-    for (const [name, value] of Object.entries(query ?? {})) {
+    if (query === undefined) return url;
+    // One serialization for the whole query: url.searchParams.append re-serializes the URL on
+    // every call, a cost paid per request in a run of 100,000 calls.
+    let params: URLSearchParams | undefined;
+    for (const [name, value] of Object.entries(query)) {
       if (value === null || value === undefined) continue;
+      params ??= new URLSearchParams(url.search);
       const values = Array.isArray(value) ? value : [value];
-      for (const v of values) url.searchParams.append(name, String(v));
+      for (const v of values) params.append(name, String(v));
     }
+    if (params !== undefined) url.search = params.toString();
     return url;
   }
 

@@ -164,13 +164,17 @@ export class RakutenClient {
     signal: AbortSignal | undefined,
     fast?: (json: unknown) => z.output<S> | undefined,
   ): Promise<{ body: z.output<S>; meta: FetchMeta }> {
-    const url = this.#http.resolveUrl(endpointPath(api, this.#settings.hostStyle), {
+    const query = {
       ...params,
       ...this.#authQuery(),
       format: "json",
       formatVersion: this.#settings.formatVersion,
+    };
+    const res = await this.#http.request(endpointPath(api, this.#settings.hostStyle), {
+      query,
+      signal,
+      acceptStatus: acceptForErrorBody,
     });
-    const res = await this.#http.request(url.href, { signal, acceptStatus: acceptForErrorBody });
     // A 200 never carries an error body in practice; the substring test keeps that check cheap.
     const info =
       res.status >= 400 || res.bodyText.includes('"error')
