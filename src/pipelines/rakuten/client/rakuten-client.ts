@@ -13,6 +13,7 @@ import { type RakutenCredentials, rateLimitKey } from "./credentials.ts";
 import { API_VERSIONS, endpointPath, type RakutenApi } from "./endpoints.ts";
 import { isNotFound, parseRakutenError, RakutenApiError, RakutenNotFoundError } from "./errors.ts";
 import { parseItemSearchFast } from "./fast-item-parse.ts";
+import { itemWithMeta } from "./item-with-meta.ts";
 import type {
   FetchMeta,
   RakutenGenreRaw,
@@ -128,7 +129,7 @@ export class RakutenClient {
       const got = body.Items.map((i) => i.itemCode).join(", ");
       throw new Error(`Rakuten item search for ${itemCode} answered other items: ${got}`);
     }
-    return { ...item, ...meta };
+    return itemWithMeta(item, meta);
   }
 
   /** The realtime ranking of a genre (0 = all genres), first page (30 items) in rank order. */
