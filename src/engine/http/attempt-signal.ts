@@ -1,3 +1,5 @@
+import { AttemptTimeoutError } from "./call-abort.ts";
+
 /** A per-attempt abort signal and how to tell a timeout from a caller abort. */
 export interface AttemptSignal {
   signal: AbortSignal;
@@ -16,7 +18,7 @@ export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    controller.abort(new AttemptTimeoutError());
   }, timeoutMs);
   // Like AbortSignal.timeout: a pending attempt's timer does not keep the process alive.
   timer.unref();

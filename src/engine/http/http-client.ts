@@ -3,6 +3,7 @@ import type { Logger } from "../../infra/logging/logger.ts";
 import { redactText } from "../../infra/logging/redact.ts";
 import { httpMetricsHook } from "../metrics/http-metrics-hook.ts";
 import { attemptSignal } from "./attempt-signal.ts";
+import { isAttemptTimeout } from "./call-abort.ts";
 import { HostLimiterPool } from "./host-limiter.ts";
 import type {
   GetJsonOptions,
@@ -25,7 +26,12 @@ import {
   type RetryableReason,
   redactFreeText,
 } from "./http-errors.ts";
-import { nodeTransport, type Transport, type TransportResponse } from "./node-transport.ts";
+import {
+  nodeTransport,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./node-transport.ts";
 import { parseJsonBody } from "./parse-json-body.ts";
 import { RetryPolicy } from "./retry-policy.ts";
 
@@ -103,6 +109,8 @@ export class HttpClient {
   readonly #userAgent: string;
   readonly #isQuotaError: QuotaErrorDetector;
   readonly #transport: Transport;
+  /** The transport enforces each attempt's time limit (TransportRequest.timeoutMs) itself. */
+  readonly #timesItself: boolean;
   /** Headers of requests without their own, per defaults object (see #headersFor). */
   readonly #sharedHeaders = new WeakMap<object, Headers>();
   readonly #onRequest: ((event: HttpRequestEvent) => void) | undefined;
@@ -119,6 +127,7 @@ export class HttpClient {
     this.#userAgent = options.userAgent;
     this.#isQuotaError = options.isQuotaError ?? noQuotaErrors;
     this.#transport = transportOf(options);
+    this.#timesItself = this.#transport === nodeTransport;
     this.#onRequest = options.onRequest;
   }
 
@@ -273,18 +282,26 @@ export class HttpClient {
     options: RequestOptions,
   ): Promise<AttemptResult> {
     options.signal?.throwIfAborted();
-    const { signal, timedOut, dispose } = attemptSignal(options.signal, this.#timeoutMs);
+    // The node transport enforces the limit itself; fetch gets a signal that fires at it.
+    const guard = this.#timesItself ? undefined : attemptSignal(options.signal, this.#timeoutMs);
+    const timedOut = (error: unknown): boolean =>
+      guard === undefined ? isAttemptTimeout(error) : guard.timedOut();
+    const request: TransportRequest = { method, headers, body: options.body };
+    if (guard === undefined) {
+      request.signal = options.signal;
+      request.timeoutMs = this.#timeoutMs;
+    } else request.signal = guard.signal;
     const started = performance.now();
     const elapsed = (): number => performance.now() - started;
     try {
       let response: TransportResponse;
       try {
-        response = await this.#transport(url, { method, headers, body: options.body, signal });
+        response = await this.#transport(url, request);
       } catch (error) {
         options.signal?.throwIfAborted();
         return {
           kind: "failure",
-          reason: timedOut() ? "timeout" : "network",
+          reason: timedOut(error) ? "timeout" : "network",
           error,
           durationMs: elapsed(),
         };
@@ -303,7 +320,7 @@ export class HttpClient {
         options.signal?.throwIfAborted();
         return {
           kind: "failure",
-          reason: timedOut() ? "timeout" : "truncated",
+          reason: timedOut(error) ? "timeout" : "truncated",
           error,
           status,
           headers: response.headers,
@@ -311,7 +328,7 @@ export class HttpClient {
         };
       }
     } finally {
-      dispose();
+      guard?.dispose();
     }
   }
 

@@ -1,4 +1,5 @@
 export { type AttemptSignal, attemptSignal } from "./attempt-signal.ts";
+export { AttemptTimeoutError, isAttemptTimeout } from "./call-abort.ts";
 export {
   HostLimiter,
   HostLimiterPool,

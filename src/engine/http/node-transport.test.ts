@@ -4,6 +4,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { silentLogger } from "../../infra/logging/logger.ts";
+import { isAttemptTimeout } from "./call-abort.ts";
 import { HttpClient } from "./http-client.ts";
 import { RetryableHttpError } from "./http-errors.ts";
 import { nodeTransport } from "./node-transport.ts";
@@ -59,6 +60,13 @@ function handle(req: IncomingMessage, res: ServerResponse, body: Buffer, base: s
     case "/slow":
       setTimeout(() => {
         if (!res.destroyed) res.end("late");
+      }, 2_000);
+      return;
+    case "/stall-body":
+      res.writeHead(200, { "content-length": "1000" });
+      res.write("partial");
+      setTimeout(() => {
+        if (!res.destroyed) res.end("x".repeat(993));
       }, 2_000);
       return;
     case "/flaky":
@@ -162,6 +170,44 @@ describe("nodeTransport", () => {
     await expect(pending).rejects.toThrow("timeout");
   });
 
+  it("ends an attempt at timeoutMs with an AttemptTimeoutError, waiting for the head or the body", async () => {
+    const timed = (path: string) =>
+      nodeTransport(new URL(path, base), { method: "GET", headers: new Headers(), timeoutMs: 60 });
+    const head = await timed("/slow").catch((e: unknown) => e);
+    expect(isAttemptTimeout(head)).toBe(true);
+    const res = await timed("/stall-body");
+    expect(res.status).toBe(200);
+    const body = await res.text().catch((e: unknown) => e);
+    expect(isAttemptTimeout(body)).toBe(true);
+    // A call that ends in time is not cut later by its timer.
+    const quick = await timed("/json");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await quick.text()).toBe(JSON_BODY);
+  });
+
+  it("a caller's abort ends every call in flight on its signal, head or body, and none after", async () => {
+    const caller = new AbortController();
+    const done = await get("/json", {}, caller.signal);
+    await done.text();
+    const onHead = get("/slow", {}, caller.signal).catch((e: unknown) => e);
+    const onBody = (await get("/stall-body", {}, caller.signal)).text().catch((e: unknown) => e);
+    setTimeout(() => caller.abort(new Error("run stopped")), 50);
+    expect(await onHead).toHaveProperty("message", "run stopped");
+    expect(await onBody).toHaveProperty("message", "run stopped");
+    expect(isAttemptTimeout(await onHead)).toBe(false);
+    await expect(get("/json", {}, caller.signal)).rejects.toThrow("run stopped");
+  });
+
+  it("limits a body it hands to fetch (a Blob) by timeoutMs too", async () => {
+    const err = await nodeTransport(new URL("/slow", base), {
+      method: "POST",
+      headers: new Headers(),
+      body: new Blob(["x"]),
+      timeoutMs: 60,
+    }).catch((e: unknown) => e);
+    expect(isAttemptTimeout(err)).toBe(true);
+  });
+
   it("reports a refused connection as fetch does (TypeError with an ECONNREFUSED cause)", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -199,6 +245,14 @@ describe("HttpClient with transport: node", () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryableHttpError);
     expect((err as Error).message).toMatch(/timed out/);
+  });
+
+  it("tells a caller's abort (even a TimeoutError one) from the attempt's own timeout", async () => {
+    const err = await client(1)
+      .request("/slow", { signal: AbortSignal.timeout(50) })
+      .catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(RetryableHttpError);
+    expect((err as Error).name).toBe("TimeoutError");
   });
 
   it("reports a cut-off body as retryable", async () => {

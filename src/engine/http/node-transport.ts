@@ -1,6 +1,8 @@
 import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
+import { attemptSignal } from "./attempt-signal.ts";
+import { CallAbort } from "./call-abort.ts";
 
 /** What an attempt reads of a response: a `Response` satisfies it. */
 export interface TransportResponse {
@@ -17,6 +19,12 @@ export interface TransportRequest {
   headers: Headers;
   body?: RequestInit["body"];
   signal?: AbortSignal;
+  /**
+   * The attempt's time limit, head and body together: past it the call rejects (or text()
+   * does) with an AttemptTimeoutError. Honoured by the node transport; fetch ignores it, so
+   * HttpClient gives fetch a signal that fires at the limit instead.
+   */
+  timeoutMs?: number;
 }
 
 /** Sends one request and resolves once the response's head arrived (fetch's contract). */
@@ -55,17 +63,33 @@ function agentFor(url: URL): http.Agent {
 export const nodeTransport: Transport = async (url, init) => {
   const body = simpleBody(init.body);
   if ((url.protocol !== "http:" && url.protocol !== "https:") || body === undefined) {
-    return globalThis.fetch(url, init);
+    return viaFetch(url, init);
   }
+  const call = new CallAbort(init.signal, init.timeoutMs);
+  try {
+    return await exchange(url, init, body, call);
+  } catch (err) {
+    call.dispose();
+    throw err;
+  }
+};
+
+/** Sends the request, following redirects; the response's body is read under the same call. */
+async function exchange(
+  url: URL,
+  init: TransportRequest,
+  body: { bytes: Buffer | undefined; contentType: string | undefined },
+  call: CallAbort,
+): Promise<TransportResponse> {
   let headers = outgoingHeaders(init.headers, body.contentType);
   let method = init.method.toUpperCase();
   let bytes = body.bytes;
   let current = url;
   for (let redirects = 0; ; redirects++) {
-    const res = await send(current, method, headers, bytes, init.signal);
+    const res = await send(current, method, headers, bytes, call);
     const location = res.headers.location;
     if (!REDIRECTS.has(res.statusCode ?? 0) || location === undefined) {
-      return response(res, init.signal);
+      return response(res, call);
     }
     res.resume(); // the redirect's own body is not wanted
     headers = { ...headers }; // may be the cached object: changed below
@@ -91,7 +115,23 @@ export const nodeTransport: Transport = async (url, init) => {
     }
     current = next;
   }
-};
+}
+
+/** Bodies and schemes the node path does not send go through fetch, the limit as a signal. */
+async function viaFetch(url: URL, init: TransportRequest): Promise<TransportResponse> {
+  const { timeoutMs, ...rest } = init;
+  if (timeoutMs === undefined) return globalThis.fetch(url, rest);
+  const attempt = attemptSignal(init.signal, timeoutMs);
+  try {
+    const res = await globalThis.fetch(url, { ...rest, signal: attempt.signal });
+    const text = res.text().finally(attempt.dispose);
+    text.catch(() => undefined); // read by text(); never an unhandled rejection if not
+    return { status: res.status, headers: res.headers, text: () => text };
+  } catch (err) {
+    attempt.dispose();
+    throw err;
+  }
+}
 
 /** A body as bytes with the content type fetch would add; undefined when not text or bytes. */
 function simpleBody(
@@ -147,32 +187,29 @@ function send(
   method: string,
   headers: Record<string, string>,
   bytes: Buffer | undefined,
-  signal: AbortSignal | undefined,
+  call: CallAbort,
 ): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (call.aborted) return reject(call.reason);
     const lib = url.protocol === "https:" ? https : http;
     const outgoing =
       bytes === undefined ? headers : { ...headers, "content-length": String(bytes.length) };
     const req = lib.request(url, { method, headers: outgoing, agent: agentFor(url) });
-    const onAbort = (): void => {
-      req.destroy(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    call.onAbort((reason) => req.destroy(reason as Error));
     req.once("response", (res) => {
-      signal?.removeEventListener("abort", onAbort);
+      call.onAbort(undefined);
       resolve(res);
     });
     req.once("error", (err) => {
-      signal?.removeEventListener("abort", onAbort);
-      reject(signal?.aborted ? signal.reason : failed(err));
+      call.onAbort(undefined);
+      reject(call.aborted ? call.reason : failed(err));
     });
     req.end(bytes);
   });
 }
 
 /** The response: headers now, the body read at once (so the socket is freed when it ends). */
-function response(res: http.IncomingMessage, signal: AbortSignal | undefined): TransportResponse {
+function response(res: http.IncomingMessage, call: CallAbort): TransportResponse {
   const headers = new Headers();
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -182,29 +219,28 @@ function response(res: http.IncomingMessage, signal: AbortSignal | undefined): T
       // A value Headers refuses (fetch would have failed on it too): left out.
     }
   }
-  const body = readBody(res, signal);
+  const body = readBody(res, call);
   body.catch(() => undefined); // read by text(); never an unhandled rejection if not
   return { status: res.statusCode ?? 0, headers, text: () => body };
 }
 
-/** Reads the whole body; rejects when the connection ends before it is complete. */
-function readBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Promise<string> {
+/** Reads the whole body; rejects when the connection ends before it is complete. Ends the call. */
+function readBody(res: http.IncomingMessage, call: CallAbort): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let settled = false;
     const finish = (err: unknown, text?: string): void => {
       if (settled) return;
       settled = true;
-      signal?.removeEventListener("abort", onAbort);
+      call.dispose();
       if (err === undefined) resolve(text as string);
       else reject(err);
     };
-    const onAbort = (): void => {
+    call.onAbort((reason) => {
       res.destroy();
-      finish(signal?.reason);
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
+      finish(reason);
+    });
+    if (settled) return; // aborted already
     res.on("data", (chunk: Buffer) => chunks.push(chunk));
     res.once("error", (err) => finish(new TypeError("terminated", { cause: err })));
     // "close" also follows a complete body, before decode() resolves: only a close without end
