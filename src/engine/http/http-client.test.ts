@@ -116,6 +116,7 @@ describe("HttpClient.getJson", () => {
     expect(client.resolveUrl("/v", { skip: undefined, none: null }).href).toBe(
       `${server.url}/books/v1/v`,
     );
+    expect(client.resolveUrl("v#part", { a: 1 }).href).toBe(`${server.url}/books/v1/v?a=1#part`);
   });
 
   it("retries 500s then succeeds", async () => {

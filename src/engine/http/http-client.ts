@@ -62,6 +62,18 @@ const NO_DEFAULTS: Readonly<Record<string, string>> = {};
 /** The engine knows no API's quota rules: without a detector nothing is a quota error. */
 const noQuotaErrors: QuotaErrorDetector = () => false;
 
+/** The query's values as URL parameters (arrays repeat, null and undefined left out). */
+function queryParams(query: QueryParams): URLSearchParams | undefined {
+  let params: URLSearchParams | undefined;
+  for (const [name, value] of Object.entries(query)) {
+    if (value === null || value === undefined) continue;
+    params ??= new URLSearchParams();
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) params.append(name, String(v));
+  }
+  return params;
+}
+
 /** Status is 2xx. */
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
@@ -99,7 +111,8 @@ function transportOf(options: HttpClientOptions): Transport {
 
 /** HTTP client for source APIs: per-host limits, timeouts, retries, typed errors, redacted logs. */
 export class HttpClient {
-  readonly #baseUrl: string | undefined;
+  /** The base URL ending in `/`, so relative targets are appended to its path. */
+  readonly #base: string | undefined;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #limiters: HostLimiterPool;
@@ -116,7 +129,8 @@ export class HttpClient {
   readonly #onRequest: ((event: HttpRequestEvent) => void) | undefined;
 
   constructor(options: HttpClientOptions) {
-    this.#baseUrl = options.baseUrl;
+    const base = options.baseUrl;
+    this.#base = base === undefined || base.endsWith("/") ? base : `${base}/`;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#retry =
       options.retry instanceof RetryPolicy ? options.retry : new RetryPolicy(options.retry);
@@ -149,30 +163,28 @@ export class HttpClient {
 
   /** The absolute URL a target and query resolve to (relative targets are appended to baseUrl). */
   resolveUrl(target: string, query?: QueryParams): URL {
+    const params = query === undefined ? undefined : queryParams(query);
+    // Usually the query is appended to the text and the URL parsed once; a target with its own
+    // query or fragment is parsed first and the query merged after it.
+    const inline = params !== undefined && !/[?#]/.test(target);
+    const text = inline ? `${target}?${params.toString()}` : target;
     let url: URL;
     try {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || this.#baseUrl === undefined) {
-        url = new URL(target);
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || this.#base === undefined) {
+        url = new URL(text);
       } else {
         // `new URL("/x", "https://h/base")` would drop `/base`; joining keeps it.
-        const base = this.#baseUrl.endsWith("/") ? this.#baseUrl : `${this.#baseUrl}/`;
-        url = new URL(target.replace(/^\/+/, ""), base);
+        url = new URL(text.replace(/^\/+/, ""), this.#base);
       }
     } catch {
       // No cause: Node's URL error carries the raw input, which may hold a key.
       throw new TypeError(`Invalid URL: ${redactText(target)}`);
     }
-    if (query === undefined) return url;
-    // One serialization for the whole query: url.searchParams.append re-serializes the URL on
-    // every call, a cost paid per request in a run of 100,000 calls.
-    let params: URLSearchParams | undefined;
-    for (const [name, value] of Object.entries(query)) {
-      if (value === null || value === undefined) continue;
-      params ??= new URLSearchParams(url.search);
-      const values = Array.isArray(value) ? value : [value];
-      for (const v of values) params.append(name, String(v));
+    if (params !== undefined && !inline) {
+      const merged = new URLSearchParams(url.search);
+      for (const [name, value] of params) merged.append(name, value);
+      url.search = merged.toString();
     }
-    if (params !== undefined) url.search = params.toString();
     return url;
   }
 
