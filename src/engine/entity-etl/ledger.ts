@@ -22,6 +22,12 @@ export interface AppliedTarget {
 /** A row pending re-apply: the target, its content hash and where its raw document is. */
 export type PendingRow = Pick<LedgerRow, "source_id" | "content_hash" | "s3_key">;
 
+/** What a run compares per target: its current hash, raw key and the version that applied it. */
+export type CurrentRow = Pick<
+  LedgerRow,
+  "source_id" | "content_hash" | "s3_key" | "applied_version"
+>;
+
 /** What a status view shows per entity. */
 export interface LedgerStats {
   rows: number;
@@ -83,17 +89,21 @@ export class Ledger {
       .executeTakeFirst();
   }
 
-  /** The current rows of many targets, by source id (absent targets are missing). */
-  async getMany(
+  /**
+   * What a run compares for many targets, by source id (absent targets are missing): only
+   * CurrentRow's columns, since a run reads this for every target and the others are most of
+   * each row's bytes.
+   */
+  async getCurrent(
     source: string,
     entity: string,
     sourceIds: readonly string[],
-  ): Promise<Map<string, LedgerRow>> {
-    const out = new Map<string, LedgerRow>();
+  ): Promise<Map<string, CurrentRow>> {
+    const out = new Map<string, CurrentRow>();
     for (const ids of chunks(sourceIds, READ_CHUNK)) {
       const rows = await this.#db
         .selectFrom(this.#table)
-        .selectAll()
+        .select(["source_id", "content_hash", "s3_key", "applied_version"])
         .where("source", "=", source)
         .where("entity", "=", entity)
         .where("source_id", "in", ids)

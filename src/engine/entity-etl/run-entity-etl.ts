@@ -135,7 +135,7 @@ export async function runEntityEtl<R, N, DB>(
   const settle = async (prepared: Array<Prepared<N> | undefined>): Promise<void> => {
     const ok = prepared.filter((p): p is Prepared<N> => p !== undefined);
     if (ok.length === 0) return;
-    const current = await ledger.getMany(
+    const current = await ledger.getCurrent(
       source,
       entity,
       ok.map((p) => p.target),
