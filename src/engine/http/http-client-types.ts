@@ -84,7 +84,8 @@ export interface HttpClientOptions {
 export interface RequestOptions {
   /** Default GET. */
   method?: string;
-  query?: QueryParams;
+  /** Appended to the target's own query; a URLSearchParams is used as it is. */
+  query?: QueryParams | URLSearchParams;
   /** Merged over the client's headers. */
   headers?: Readonly<Record<string, string>>;
   /** Must be re-sendable (string, bytes, URLSearchParams, FormData): retries send it again. */

@@ -63,7 +63,8 @@ const NO_DEFAULTS: Readonly<Record<string, string>> = {};
 const noQuotaErrors: QuotaErrorDetector = () => false;
 
 /** The query's values as URL parameters (arrays repeat, null and undefined left out). */
-function queryParams(query: QueryParams): URLSearchParams | undefined {
+function queryParams(query: QueryParams | undefined): URLSearchParams | undefined {
+  if (query === undefined) return undefined;
   let params: URLSearchParams | undefined;
   for (const [name, value] of Object.entries(query)) {
     if (value === null || value === undefined) continue;
@@ -72,6 +73,10 @@ function queryParams(query: QueryParams): URLSearchParams | undefined {
     for (const v of values) params.append(name, String(v));
   }
   return params;
+}
+
+function nonEmpty(params: URLSearchParams): URLSearchParams | undefined {
+  return params.size > 0 ? params : undefined;
 }
 
 /** Status is 2xx. */
@@ -162,8 +167,8 @@ export class HttpClient {
   }
 
   /** The absolute URL a target and query resolve to (relative targets are appended to baseUrl). */
-  resolveUrl(target: string, query?: QueryParams): URL {
-    const params = query === undefined ? undefined : queryParams(query);
+  resolveUrl(target: string, query?: QueryParams | URLSearchParams): URL {
+    const params = query instanceof URLSearchParams ? nonEmpty(query) : queryParams(query);
     // Usually the query is appended to the text and the URL parsed once; a target with its own
     // query or fragment is parsed first and the query merged after it.
     const inline = params !== undefined && !/[?#]/.test(target);
