@@ -57,6 +57,14 @@ describe("canonicalJson", () => {
     expect(["😀", "\uffff"].sort(compareCodePoints)).toEqual(["\uffff", "😀"]);
   });
 
+  it("gives the same text for keys it has seen before (its key cache changes nothing)", () => {
+    const value = { b: [{ "\uffff": 1, "😀": 2, a: 3 }], a: { z: 1, "\u00e9": 2 }, 'x"y': null };
+    const first = canonicalJson(value);
+    expect(first).toBe('{"a":{"z":1,"é":2},"b":[{"a":3,"\uffff":1,"😀":2}],"x\\"y":null}');
+    for (let i = 0; i < 3; i++) expect(canonicalJson(value)).toBe(first);
+    expect(() => canonicalJson({ a: 1, "x\udc00": 2 })).toThrow(/lone surrogate/);
+  });
+
   it("compares code points with prefixes and equal strings", () => {
     expect(compareCodePoints("a", "a")).toBe(0);
     expect(compareCodePoints("a", "ab")).toBeLessThan(0);

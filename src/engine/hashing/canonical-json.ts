@@ -96,10 +96,11 @@ function fastCanonical(value: unknown, depth: number): string | undefined {
   for (const key of sortKeys(Object.keys(object))) {
     const member = object[key];
     if (member === undefined) continue;
-    if (findLoneSurrogate(key) >= 0) return undefined;
+    const name = keyText(key);
+    if (name === undefined) return undefined;
     const text = fastCanonical(member, depth + 1);
     if (text === undefined) return undefined;
-    out += `${written++ === 0 ? "" : ","}${JSON.stringify(key)}:${text}`;
+    out += `${written++ === 0 ? "" : ","}${name}:${text}`;
   }
   return `${out}}`;
 }
@@ -131,11 +132,27 @@ function codePointRank(unit: number): number {
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
+// Keys recur across documents (every item has the same 29): each one's JSON text, for keys
+// without a unit >= U+D800 (so well-formed, and ordered right by `<`). Bounded, so documents
+// keyed by ids cannot grow it without end.
+const KEY_TEXTS = new Map<string, string>();
+const MAX_KEY_TEXTS = 4096;
+
+/** The key as JSON text, cached; undefined when it holds a lone surrogate. */
+function keyText(key: string): string | undefined {
+  const cached = KEY_TEXTS.get(key);
+  if (cached !== undefined) return cached;
+  if (findLoneSurrogate(key) >= 0) return undefined;
+  const text = JSON.stringify(key);
+  if (KEY_TEXTS.size < MAX_KEY_TEXTS && !HIGH_CODE_UNIT.test(key)) KEY_TEXTS.set(key, text);
+  return text;
+}
+
 function sortKeys(keys: string[]): string[] {
   // `<` compares UTF-16 units, which equals code point order unless a key holds a unit
-  // >= U+D800; only then is the slower comparator needed.
+  // >= U+D800; only then is the slower comparator needed. Cached keys hold none.
   for (const key of keys) {
-    if (HIGH_CODE_UNIT.test(key)) return keys.sort(compareCodePoints);
+    if (!KEY_TEXTS.has(key) && HIGH_CODE_UNIT.test(key)) return keys.sort(compareCodePoints);
   }
   if (keys.length > SMALL_SORT) return keys.sort();
   // Typical API objects have a handful of keys: insertion sort beats the builtin's overhead.
