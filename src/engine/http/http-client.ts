@@ -242,7 +242,15 @@ export class HttpClient {
         );
       }
 
-      if (verdict.kind === "ok") return { ...verdict.response, attempts: attempt };
+      if (verdict.kind === "ok") {
+        const { response } = verdict;
+        return {
+          status: response.status,
+          headers: response.headers,
+          bodyText: response.bodyText,
+          attempts: attempt,
+        };
+      }
       const { error } = verdict;
       if (verdict.kind === "fatal") {
         this.#logFatal(error, log());
