@@ -33,6 +33,7 @@ import {
   type TransportResponse,
 } from "./node-transport.ts";
 import { parseJsonBody } from "./parse-json-body.ts";
+import { resolveUrl } from "./resolve-url.ts";
 import { RetryPolicy } from "./retry-policy.ts";
 
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
@@ -61,23 +62,6 @@ const NO_DEFAULTS: Readonly<Record<string, string>> = {};
 
 /** The engine knows no API's quota rules: without a detector nothing is a quota error. */
 const noQuotaErrors: QuotaErrorDetector = () => false;
-
-/** The query's values as URL parameters (arrays repeat, null and undefined left out). */
-function queryParams(query: QueryParams | undefined): URLSearchParams | undefined {
-  if (query === undefined) return undefined;
-  let params: URLSearchParams | undefined;
-  for (const [name, value] of Object.entries(query)) {
-    if (value === null || value === undefined) continue;
-    params ??= new URLSearchParams();
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) params.append(name, String(v));
-  }
-  return params;
-}
-
-function nonEmpty(params: URLSearchParams): URLSearchParams | undefined {
-  return params.size > 0 ? params : undefined;
-}
 
 /** Status is 2xx. */
 function isSuccess(status: number): boolean {
@@ -168,29 +152,7 @@ export class HttpClient {
 
   /** The absolute URL a target and query resolve to (relative targets are appended to baseUrl). */
   resolveUrl(target: string, query?: QueryParams | URLSearchParams): URL {
-    const params = query instanceof URLSearchParams ? nonEmpty(query) : queryParams(query);
-    // Usually the query is appended to the text and the URL parsed once; a target with its own
-    // query or fragment is parsed first and the query merged after it.
-    const inline = params !== undefined && !/[?#]/.test(target);
-    const text = inline ? `${target}?${params.toString()}` : target;
-    let url: URL;
-    try {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || this.#base === undefined) {
-        url = new URL(text);
-      } else {
-        // `new URL("/x", "https://h/base")` would drop `/base`; joining keeps it.
-        url = new URL(text.replace(/^\/+/, ""), this.#base);
-      }
-    } catch {
-      // No cause: Node's URL error carries the raw input, which may hold a key.
-      throw new TypeError(`Invalid URL: ${redactText(target)}`);
-    }
-    if (params !== undefined && !inline) {
-      const merged = new URLSearchParams(url.search);
-      for (const [name, value] of params) merged.append(name, value);
-      url.search = merged.toString();
-    }
-    return url;
+    return resolveUrl(this.#base, target, query);
   }
 
   async #send(
