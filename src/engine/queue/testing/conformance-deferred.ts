@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import type { QueueHandler } from "../queue.ts";
 import { type ConformanceContext, FAST } from "./conformance-context.ts";
-import { waitFor } from "./wait-for.ts";
+import { waitForState } from "./wait-for.ts";
 
 /** A promise and the function that resolves it (or rejects it). */
 function gate(): { done: Promise<void>; open(): void; fail(err: Error): void } {
@@ -29,17 +29,11 @@ export function deferredTests(c: ConformanceContext): void {
     };
     await q.work(name, { ...FAST, concurrency: 1 }, handler);
     // With one slot, b runs while a's deferred work is still pending.
-    await waitFor(
-      "b completed",
-      async () => (await q.getMessage(name, second!))?.state === "completed",
-    );
+    await waitForState(q, name, second!, "completed");
     expect(started).toEqual(["a", "b"]);
     expect((await q.getMessage(name, first!))?.state).toBe("active");
     write.open();
-    await waitFor(
-      "a completed",
-      async () => (await q.getMessage(name, first!))?.state === "completed",
-    );
+    await waitForState(q, name, first!, "completed");
     expect(started).toEqual(["a", "b"]);
   });
 
@@ -61,14 +55,7 @@ export function deferredTests(c: ConformanceContext): void {
       }
     };
     await q.work(name, FAST, handler);
-    const done = await waitFor(
-      "completed",
-      async () => {
-        const m = await q.getMessage(name, id!);
-        return m?.state === "completed" && m;
-      },
-      20_000,
-    );
+    const done = await waitForState(q, name, id!, "completed", 20_000);
     expect(attempts).toEqual([1, 2]);
     expect(done.attempts).toBe(2);
   });
@@ -86,7 +73,7 @@ export function deferredTests(c: ConformanceContext): void {
       );
     };
     await q.work(name, FAST, handler);
-    await waitFor("handled", async () => (await q.getMessage(name, id!))?.state === "active");
+    await waitForState(q, name, id!, "active");
     await q.stop({ graceMs: 10_000 });
     expect(written).toBe(true);
     expect((await q.getMessage(name, id!))?.state).toBe("completed");

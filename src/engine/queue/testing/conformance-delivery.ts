@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { type ConformanceContext, FAST, recorder } from "./conformance-context.ts";
-import { waitFor } from "./wait-for.ts";
+import { waitFor, waitForState } from "./wait-for.ts";
 
 /** Sending, delivery, singleton dedupe, delayed start, inspection. */
 export function deliveryTests(c: ConformanceContext): void {
@@ -33,10 +33,7 @@ export function deliveryTests(c: ConformanceContext): void {
       expect(d.message).toMatchObject({ queue: name, attempt: 1 });
       expect(Date.parse(d.message.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     }
-    const info = await waitFor("completed state", async () => {
-      const m = await q.getMessage(name, single!);
-      return m?.state === "completed" && m;
-    });
+    const info = await waitForState(q, name, single!, "completed");
     expect(info).toMatchObject({ id: single, queue: name, attempts: 1, payload: { one: 1 } });
   });
 
@@ -100,10 +97,7 @@ export function deliveryTests(c: ConformanceContext): void {
     await waitFor("k active", () => r.calls.some((d) => d.message.id === first));
     expect(await q.send(name, "h", { singletonKey: "k" })).toBeNull();
     release();
-    await waitFor(
-      "k completed",
-      async () => (await q.getMessage(name, first!))?.state === "completed",
-    );
+    await waitForState(q, name, first!, "completed");
     const again = await q.send(name, "i", { singletonKey: "k" });
     expect(again).toEqual(expect.any(String));
     await waitFor("the new k", () => r.calls.some((d) => d.message.id === again));

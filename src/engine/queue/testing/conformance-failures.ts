@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { PermanentQueueError } from "../queue-errors.ts";
 import { type ConformanceContext, FAST, recorder } from "./conformance-context.ts";
-import { waitFor } from "./wait-for.ts";
+import { waitFor, waitForState } from "./wait-for.ts";
 
 /** Retries, backoff and dead-lettering. */
 export function failureTests(c: ConformanceContext): void {
@@ -20,14 +20,7 @@ export function failureTests(c: ConformanceContext): void {
         throw new Error(`boom on attempt ${m.attempt}`);
     });
     await q.work(name, FAST, r.handler);
-    const dead = await waitFor(
-      "dead-lettered",
-      async () => {
-        const m = await q.getMessage(name, id!);
-        return m?.state === "dead" && m;
-      },
-      20_000,
-    );
+    const dead = await waitForState(q, name, id!, "dead", 20_000);
     const poisonCalls = r.calls.filter((d) => d.message.id === id);
     expect(poisonCalls.map((d) => d.message.attempt)).toEqual([1, 2, 3]);
     expect(dead).toMatchObject({ attempts: 3, payload: { poison: true } });
@@ -48,10 +41,7 @@ export function failureTests(c: ConformanceContext): void {
       throw new PermanentQueueError("cannot ever work");
     });
     await q.work(name, FAST, r.handler);
-    const dead = await waitFor("dead", async () => {
-      const m = await q.getMessage(name, id!);
-      return m?.state === "dead" && m;
-    });
+    const dead = await waitForState(q, name, id!, "dead");
     expect(dead).toMatchObject({ attempts: 1, lastError: "cannot ever work" });
     await sleep(500);
     expect(r.calls).toHaveLength(1);
@@ -72,8 +62,7 @@ export function failureTests(c: ConformanceContext): void {
     await q.work(name, FAST, r.handler);
     await waitFor("3 attempts", () => r.calls.length >= 3, 30_000);
     const [a, b, d] = r.calls.map((x) => x.at) as [number, number, number];
-    const dead = () =>
-      waitFor("dead", async () => (await q.getMessage(name, id!))?.state === "dead");
+    const dead = () => waitForState(q, name, id!, "dead");
     return { first: b - a, second: d - b, dead };
   }
 
@@ -135,7 +124,7 @@ export function failureTests(c: ConformanceContext): void {
     await q.work(name, FAST, async () => {
       throw new PermanentQueueError("no");
     });
-    await waitFor("dead", async () => (await q.getMessage(name, dead!))?.state === "dead");
+    await waitForState(q, name, dead!, "dead");
     await q.stop();
     const live = await q.send(name, "b", { singletonKey: "k" });
     expect(live).not.toBeNull();

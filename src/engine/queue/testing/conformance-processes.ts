@@ -6,7 +6,7 @@ import { expect, it, onTestFinished } from "vitest";
 import { type LogEvent, readLog, spawnChildWorker } from "./child-worker.ts";
 import { type ConformanceContext, FAST, recorder } from "./conformance-context.ts";
 import type { ChildPlan } from "./queue-child.ts";
-import { waitFor } from "./wait-for.ts";
+import { waitFor, waitForState } from "./wait-for.ts";
 
 const CHILD_START_MS = 30_000;
 
@@ -61,7 +61,7 @@ export function processTests(c: ConformanceContext): void {
     expect(again.message).toMatchObject({ id, attempt: 2, payload: { crash: "me" } });
     // Not before the visibility timeout ran out (the child never renewed after the kill).
     expect(again.at - started.t).toBeGreaterThanOrEqual(vtMs - 100);
-    await waitFor("completed", async () => (await q.getMessage(name, id!))?.state === "completed");
+    await waitForState(q, name, id!, "completed");
     expect(readLog(log).filter((e) => e.ev === "end")).toEqual([]);
   }, 60_000);
 

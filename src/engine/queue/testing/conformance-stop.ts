@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { QueueStoppedError } from "../queue-errors.ts";
 import { type ConformanceContext, FAST, recorder } from "./conformance-context.ts";
-import { waitFor } from "./wait-for.ts";
+import { waitFor, waitForState } from "./wait-for.ts";
 
 /** Graceful stop. */
 export function stopTests(c: ConformanceContext): void {
@@ -58,9 +58,6 @@ export function stopTests(c: ConformanceContext): void {
     await other.work(name, FAST, again.handler);
     await waitFor("redelivered", () => again.calls.length === 1);
     expect(again.calls[0]!.message).toMatchObject({ id, attempt: 1 });
-    await waitFor(
-      "completed",
-      async () => (await other.getMessage(name, id!))?.state === "completed",
-    );
+    await waitForState(other, name, id!, "completed");
   });
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { MessageState, Queue, QueueMessageInfo } from "../queue.ts";
 
 type Falsy = undefined | null | false | "";
 
@@ -17,4 +18,22 @@ export async function waitFor<T>(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/** Polls until message `id` of `queue` is in `state`; resolves its info. */
+export function waitForState(
+  q: Pick<Queue, "getMessage">,
+  queue: string,
+  id: string,
+  state: MessageState,
+  timeoutMs?: number,
+): Promise<QueueMessageInfo> {
+  return waitFor(
+    `message ${id} ${state}`,
+    async () => {
+      const m = await q.getMessage(queue, id);
+      return m?.state === state && m;
+    },
+    timeoutMs,
+  );
 }
