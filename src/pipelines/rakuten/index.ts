@@ -155,7 +155,10 @@ export const rakutenPipeline = definePipeline({
     embeddingJobType,
   ],
   settings: rakutenSettings,
-  migrations: async () => ({ "0001-rakuten": await import("./migrations/0001-rakuten.ts") }),
+  migrations: async () => ({
+    "0001-rakuten": await import("./migrations/0001-rakuten.ts"),
+    "0002-item-applied-sig": await import("./migrations/0002-item-applied-sig.ts"),
+  }),
   commandGroups: rakutenCommandGroups,
   commands: rakutenCommands,
   panel: {

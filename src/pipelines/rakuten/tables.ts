@@ -48,6 +48,8 @@ export interface ItemRow {
   is_active: Generated<number>;
   /** Content hash of the normalized document last applied. */
   content_hash: string;
+  /** Digest of every value the item applier wrote for the item (null: written before 0002). */
+  applied_sig: string | null;
   created_at: string;
   updated_at: string;
 }

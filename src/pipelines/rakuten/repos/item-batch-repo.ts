@@ -2,17 +2,17 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { NormalizedItem } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import {
-  ITEM_COMPARED,
+  IMAGE_SEP,
   ITEM_UPDATED,
+  imageSignature,
   itemDiffersFromExcluded,
   itemValues,
   marketValues,
   reviewValues,
-  sameValue,
   sameValues,
   shopCodeOf,
   wantedImages,
-} from "./item-repo.ts";
+} from "./item-values.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;
 
@@ -23,6 +23,11 @@ export interface BatchItem {
   id: number;
   /** New items have no images, tags or snapshots yet: nothing to compare. */
   inserted: boolean;
+  /**
+   * The stored applied_sig equals the document's: the item's row, images, tags and latest
+   * snapshots hold its values already, so nothing of it is read or written.
+   */
+  settled: boolean;
 }
 
 // Rows per statement: well inside SQLite's and Postgres's bound-parameter limits.
@@ -95,24 +100,28 @@ export class ItemBatchRepo {
   ): Promise<BatchItem[]> {
     const codes = entries.map((e) => e.doc.itemCode);
     if (new Set(codes).size !== codes.length) throw new Error("batch repeats an item code");
-    // The items already there, with the values an upsert would compare: an item holding the
-    // document's values already (a re-apply) is not written at all.
-    const existing = new Map<string, Record<string, unknown> & { id: number }>();
+    // The items already there, with the digest of what was applied to them: an item whose
+    // digest is the document's (a re-apply) is not written at all, nor its images, tags and
+    // snapshots read.
+    const existing = new Map<string, { id: number; applied_sig: string | null }>();
     for (const part of chunks(codes, IDS)) {
       const rows = await this.db
         .selectFrom("apl.item")
-        .select(["id", "rakuten_item_code", ...ITEM_COMPARED])
+        .select(["id", "rakuten_item_code", "applied_sig"])
         .where("rakuten_item_code", "in", part)
         .execute();
       for (const r of rows) existing.set(r.rakuten_item_code, r);
     }
     const ids = new Map<string, number>();
+    const settled = new Set<string>();
     const writes: Array<ReturnType<typeof itemValues> & { created_at: string }> = [];
     for (const e of entries) {
       const values = itemValues(e.doc, e.contentHash, this.now);
       const row = existing.get(e.doc.itemCode);
       if (row !== undefined) ids.set(e.doc.itemCode, Number(row.id));
-      if (row === undefined || !sameItem(row, values)) {
+      if (row !== undefined && row.applied_sig === values.applied_sig) {
+        settled.add(e.doc.itemCode);
+      } else {
         // Set on the literal rather than spread into a copy: V8 spreads objects slowly (~2 µs).
         writes.push(Object.assign(values, { created_at: this.now }));
       }
@@ -142,12 +151,14 @@ export class ItemBatchRepo {
     return entries.map((e) => {
       const id = ids.get(e.doc.itemCode);
       if (id === undefined) throw new Error(`item ${e.doc.itemCode} was not written`);
-      return { ...e, id, inserted: !existing.has(e.doc.itemCode) };
+      const code = e.doc.itemCode;
+      return { ...e, id, inserted: !existing.has(code), settled: settled.has(code) };
     });
   }
 
   /** Makes every item's image rows equal to its document's lists (untouched when equal). */
-  async syncImages(items: readonly BatchItem[]): Promise<void> {
+  async syncImages(batch: readonly BatchItem[]): Promise<void> {
+    const items = batch.filter((i) => !i.settled);
     const have = new Map<number, string>();
     const old = items.filter((i) => !i.inserted).map((i) => i.id);
     for (const part of chunks(old, IDS)) {
@@ -197,7 +208,8 @@ export class ItemBatchRepo {
   }
 
   /** Makes every item's tags exactly its document's (rows already there are left as they are). */
-  async syncTags(items: readonly BatchItem[]): Promise<void> {
+  async syncTags(batch: readonly BatchItem[]): Promise<void> {
+    const items = batch.filter((i) => !i.settled);
     const have = new Map<number, Set<number>>();
     const old = items.filter((i) => !i.inserted).map((i) => i.id);
     for (const part of chunks(old, IDS)) {
@@ -245,7 +257,8 @@ export class ItemBatchRepo {
   }
 
   /** Adds market and review snapshots of the items whose latest snapshot holds other values. */
-  async insertSnapshots(items: readonly BatchItem[], runId: string): Promise<void> {
+  async insertSnapshots(batch: readonly BatchItem[], runId: string): Promise<void> {
+    const items = batch.filter((i) => !i.settled);
     const first = items[0];
     if (first === undefined) return;
     const old = items.filter((i) => !i.inserted).map((i) => i.id);
@@ -312,22 +325,6 @@ export class ItemBatchRepo {
     }
     return out;
   }
-}
-
-/** True when the stored item row holds `values` in every compared column (as sameValues). */
-function sameItem(row: Record<string, unknown>, values: ReturnType<typeof itemValues>): boolean {
-  for (const c of ITEM_COMPARED) {
-    if (!sameValue(row[c], values[c])) return false;
-  }
-  return true;
-}
-
-// Between the images of a signature: a control character no image URL holds.
-const IMAGE_SEP = "\u001f";
-
-/** An item's images as one string, as syncImages' query builds it from the stored rows. */
-function imageSignature(images: ReadonlyArray<{ size: string; position: number; url: string }>) {
-  return images.map((w) => `${w.size}:${w.position}:${w.url}`).join(IMAGE_SEP);
 }
 
 function sameLast(
