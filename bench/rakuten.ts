@@ -11,7 +11,7 @@
 // --from-source.
 //
 //   npm run bench:rakuten [-- --items N] [--concurrency C] [--rps R] [--rate-seconds S]
-//                         [--skip-rate] [--skip-load] [--from-source] [--keep]
+//                         [--batch-size B] [--skip-rate] [--skip-load] [--from-source] [--keep]
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -39,6 +39,8 @@ const num = (name: string, fallback: number) => {
 };
 const ITEMS = num("--items", 100_000);
 const CONCURRENCY = num("--concurrency", 8);
+/** Targets per ledger read and commit of every job (the jobs' `batch_size`, default 200). */
+const BATCH_SIZE = num("--batch-size", 200);
 /** Client-side rate of the load scenario (the fake's limit is off, so is ours in effect). */
 const RPS = num("--rps", 1_000_000);
 const RATE_SECONDS = num("--rate-seconds", 60);
@@ -136,7 +138,7 @@ async function loadScenario(): Promise<void> {
     return { ms: r.ms, cpuMs: Number(r.cpuMs) };
   };
   const phases: Phase[] = [];
-  const itemParams = { concurrency: CONCURRENCY };
+  const itemParams = { concurrency: CONCURRENCY, batch_size: BATCH_SIZE };
   try {
     const floor1 = await floor("floor (bare request loop)");
     let m = await measure("first load", job("rakuten.item", itemParams, true));
@@ -198,7 +200,7 @@ async function loadScenario(): Promise<void> {
     );
     m = await measure(
       "reapply after bump",
-      job("rakuten.reapply", { entity: "item", concurrency: CONCURRENCY }, false),
+      job("rakuten.reapply", { entity: "item", ...itemParams }, false),
     );
     phases.push({
       label: "reapply after bump",
