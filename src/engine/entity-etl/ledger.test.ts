@@ -100,11 +100,34 @@ describeEachDialect("Ledger", (h) => {
     await ledger.markApplied("s", "item", [{ sourceId: "c", contentHash: H1 }], 1);
     expect(await ledger.countPendingReapply("s", "item", 2)).toBe(4);
     const first = await ledger.pendingReapply("s", "item", 2, { limit: 2 });
+    const last = first.at(-1);
     const rest = await ledger.pendingReapply("s", "item", 2, {
-      after: first.at(-1)?.source_id,
+      after: last && { savedAt: last.saved_at, sourceId: last.source_id },
       limit: 10,
     });
     expect([...first, ...rest].map((r) => r.source_id)).toEqual(["a", "c", "d", "e"]);
+  });
+
+  it("pages through pending rows in the order they were saved, then by source id", async () => {
+    const { ledger } = await openLedger(h);
+    const at = (m: number) => `2026-05-01T08:0${m}:00.000Z`;
+    await ledger.batchUpsert("s", "item", [
+      upsert("m", H1, at(1)),
+      upsert("a", H1, at(2)),
+      upsert("c", H1, at(2)),
+      upsert("b", H1, at(2)),
+      upsert("z", H1, at(0)),
+    ]);
+    const seen: string[][] = [];
+    let after: { savedAt: string; sourceId: string } | undefined;
+    for (;;) {
+      const rows = await ledger.pendingReapply("s", "item", 1, { after, limit: 2 });
+      if (rows.length === 0) break;
+      seen.push(rows.map((r) => r.source_id));
+      const last = rows[rows.length - 1] as (typeof rows)[number];
+      after = { savedAt: last.saved_at, sourceId: last.source_id };
+    }
+    expect(seen).toEqual([["z", "m"], ["a", "b"], ["c"]]);
   });
 
   it("finds rows saved since a time and sums them up per entity", async () => {

@@ -20,7 +20,13 @@ export interface AppliedTarget {
 }
 
 /** A row pending re-apply: the target, its content hash and where its raw document is. */
-export type PendingRow = Pick<LedgerRow, "source_id" | "content_hash" | "s3_key">;
+export type PendingRow = Pick<LedgerRow, "source_id" | "content_hash" | "s3_key" | "saved_at">;
+
+/** Where the next page of pending rows starts: after this row (its saved_at and source id). */
+export interface PendingCursor {
+  savedAt: string;
+  sourceId: string;
+}
 
 /** What a run compares per target: its current hash, raw key and the version that applied it. */
 export type CurrentRow = Pick<
@@ -216,25 +222,34 @@ export class Ledger {
   }
 
   /**
-   * Rows whose content was not applied by `version` (never applied, or by another version), by
-   * source id: what a re-apply reads of them (fewer columns read, for 100,000-row walks).
+   * Rows whose content was not applied by `version` (never applied, or by another version): what
+   * a re-apply reads of them. In saved_at order (then source id), the order they were written in,
+   * so a page's rows sit together in the table and its applied marks touch few pages.
    */
   async pendingReapply(
     source: string,
     entity: string,
     version: number,
-    page: { after?: string; limit: number },
+    page: { after?: PendingCursor; limit: number },
   ): Promise<PendingRow[]> {
     let q = this.#db
       .selectFrom(this.#table)
-      .select(["source_id", "content_hash", "s3_key"])
+      .select(["source_id", "content_hash", "s3_key", "saved_at"])
       .where("source", "=", source)
       .where("entity", "=", entity)
       .where((eb) =>
         eb.or([eb("applied_version", "is", null), eb("applied_version", "!=", version)]),
       );
-    if (page.after !== undefined) q = q.where("source_id", ">", page.after);
-    return q.orderBy("source_id").limit(page.limit).execute();
+    const after = page.after;
+    if (after !== undefined) {
+      // The plain bound lets the (source, entity, saved_at) index start the walk there.
+      q = q
+        .where("saved_at", ">=", after.savedAt)
+        .where((eb) =>
+          eb.or([eb("saved_at", ">", after.savedAt), eb("source_id", ">", after.sourceId)]),
+        );
+    }
+    return q.orderBy("saved_at").orderBy("source_id").limit(page.limit).execute();
   }
 
   /** How many rows `pendingReapply` would walk through. */

@@ -11,7 +11,7 @@ import {
   etlVerdict,
 } from "./etl-tally.ts";
 import type { EtlAppliers, EtlContext, EtlTuning } from "./etl-types.ts";
-import type { Ledger, PendingRow } from "./ledger.ts";
+import type { Ledger, PendingCursor, PendingRow } from "./ledger.ts";
 import { mapBounded } from "./map-bounded.ts";
 import { RawStore } from "./raw-store.ts";
 
@@ -84,7 +84,9 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
       const page = await next;
       if (page === undefined) break;
       seen += page.rows.length;
-      next = readPage(page.rows[page.rows.length - 1]?.source_id, cap - seen);
+      const last = page.rows[page.rows.length - 1];
+      const after = last && { savedAt: last.saved_at, sourceId: last.source_id };
+      next = readPage(after, cap - seen);
       if (ctx.dryRun) tally.add("would_apply", page.items.length);
       else if (page.items.length > 0) await commitBatch(page.items);
       progress.tick(page.rows.length);
@@ -96,7 +98,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
   }
 
   async function readPage(
-    after: string | undefined,
+    after: PendingCursor | undefined,
     left: number,
   ): Promise<{ rows: PendingRow[]; items: ApplyItem<N>[] } | undefined> {
     if (left <= 0) return undefined;
