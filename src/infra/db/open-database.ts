@@ -6,6 +6,7 @@ import { ConfigError } from "../errors.ts";
 import { redactText } from "../logging/redact.ts";
 import type { DialectName } from "./dialect.ts";
 import { FlattenSchemaPlugin } from "./flatten-schema-plugin.ts";
+import { withStatementCache } from "./statement-cache.ts";
 
 /** An open database: one Kysely instance over SQLite or Postgres. */
 export interface Database {
@@ -93,7 +94,7 @@ async function openSqlite(file: string, busyTimeoutMs: number): Promise<Database
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const kysely = new Kysely<object>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new FlattenSchemaPlugin()],
   });
   return { dialect: "sqlite", kysely, description: file, close: () => kysely.destroy() };
