@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { type Expression, type SqlBool, sql } from "kysely";
 import type { NormalizedItem } from "../normalize/types.ts";
 import type { MarketSnapshotRow, ReviewSnapshotRow } from "../tables.ts";
@@ -54,7 +54,8 @@ export function appliedSignature(
   for (const c of ITEM_COMPARED) if (c !== "applied_sig") parts.push(row[c]);
   parts.push(imageSignature(wantedImages(doc)), doc.tagIds);
   parts.push(Object.values(marketValues(doc)), Object.values(reviewValues(doc)));
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+  // One-shot hashing: no Hash object per item.
+  return hash("sha256", JSON.stringify(parts), "hex");
 }
 
 /** The item columns an upsert of an existing item overwrites (all but its code and created_at). */
