@@ -1,11 +1,10 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { NormalizedItem } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import {
   IMAGE_SEP,
   ITEM_UPDATED,
   imageSignature,
-  itemDiffersFromExcluded,
   itemValues,
   marketValues,
   reviewValues,
@@ -141,8 +140,10 @@ export class ItemBatchRepo {
                   never
                 >,
             )
-            // Compared again in SQL: the row may have changed since it was read.
-            .where(itemDiffersFromExcluded()),
+            // The digest decides, again in SQL: the row may have changed since it was read.
+            .where(
+              sql<SqlBool>`${sql.ref("apl.item.applied_sig")} is distinct from ${sql.ref("excluded.applied_sig")}`,
+            ),
         )
         .returning(["id", "rakuten_item_code"])
         .execute();

@@ -90,19 +90,8 @@ export const ITEM_COMPARED = ITEM_UPDATED.filter(
 
 /** True (SQL) when the item row holds other values than `values` in a compared column. */
 export function itemDiffersFrom(values: ReturnType<typeof itemValues>): Expression<SqlBool> {
-  return anyColumnDiffers((c) => values[c]);
-}
-
-/** True (SQL), in an upsert's conflict branch, when the row differs from the proposed one. */
-export function itemDiffersFromExcluded(): Expression<SqlBool> {
-  return anyColumnDiffers((c) => sql.ref(`excluded.${c}`));
-}
-
-function anyColumnDiffers(
-  other: (column: (typeof ITEM_COMPARED)[number]) => unknown,
-): Expression<SqlBool> {
   return sql<SqlBool>`(${sql.join(
-    ITEM_COMPARED.map((c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${other(c)}`),
+    ITEM_COMPARED.map((c) => sql`${sql.ref(`apl.item.${c}`)} is distinct from ${values[c]}`),
     sql` or `,
   )})`;
 }
@@ -163,7 +152,7 @@ export function sameValues(row: object, values: Record<string, string | number |
 }
 
 /** True when a stored value equals a written one (numbers compared as numbers, null as null). */
-export function sameValue(stored: unknown, value: string | number | null): boolean {
+function sameValue(stored: unknown, value: string | number | null): boolean {
   const have = stored ?? null;
   if (value === null || have === null) return value === have;
   return typeof value === "number" ? Number(have) === value : have === value;
