@@ -67,6 +67,26 @@ for (const [driver, open] of Object.entries(stores)) {
       expect(blobs.rawPuts).toEqual([]);
     });
 
+    it("reads an object back only when its bytes hash to the ledger's hash", async () => {
+      const blobs = open();
+      const raw = new RawStore(blobs, "dev");
+      const replaced = { title: "\uFFFD" };
+      const put = await raw.putDocument(target, replaced);
+      expect(await raw.getVerifiedText(put.key, put.contentHash)).toBe(canonicalJson(replaced));
+      // Other bytes that decode to the same text: the lone invalid byte 0xFF reads as U+FFFD.
+      const at = canonicalJson(replaced).indexOf("\uFFFD");
+      const text = canonicalJson(replaced);
+      const bytes = [
+        Buffer.from(text.slice(0, at)),
+        Buffer.from([0xff]),
+        Buffer.from(text.slice(at + 1)),
+      ];
+      await blobs.put(put.key, Buffer.concat(bytes));
+      await expect(raw.getVerifiedText(put.key, put.contentHash)).rejects.toThrow(
+        `raw object ${put.key} hashes to`,
+      );
+    });
+
     it("lists every version of a target", async () => {
       const raw = new RawStore(open(), "dev");
       const one = await raw.putDocument(target, { v: 1 });

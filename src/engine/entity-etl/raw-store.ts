@@ -1,5 +1,5 @@
 import type { BlobInfo, BlobStore } from "../../infra/blobs/blob-store.ts";
-import { canonicalJsonAndHash } from "../hashing/content-hash.ts";
+import { canonicalJsonAndHash, sha256Hex } from "../hashing/content-hash.ts";
 import { checkRawEnv } from "./raw-env-marker.ts";
 import { hashOfRawKey, type RawKeyParts, rawKey, rawTargetPrefix } from "./raw-key.ts";
 
@@ -88,6 +88,20 @@ export class RawStore {
   /** The stored canonical JSON text of a raw key; BlobNotFoundError when absent. */
   async getText(key: string): Promise<string> {
     return (await this.blobs.get(key)).toString("utf8");
+  }
+
+  /**
+   * The canonical JSON text of a raw key whose bytes' SHA-256 must be `contentHash` (the ledger's
+   * hash); throws when it is not, so a damaged or replaced object is never applied.
+   */
+  async getVerifiedText(key: string, contentHash: string): Promise<string> {
+    const bytes = await this.blobs.get(key);
+    // The bytes are hashed as stored: no second UTF-8 encoding of the decoded text.
+    const actual = sha256Hex(bytes);
+    if (actual !== contentHash) {
+      throw new Error(`raw object ${key} hashes to ${actual}, not its ledger hash`);
+    }
+    return bytes.toString("utf8");
   }
 
   /** Every stored version of one target, oldest first. */

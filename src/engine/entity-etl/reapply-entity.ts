@@ -1,5 +1,4 @@
 import type { Transaction } from "kysely";
-import { sha256Hex } from "../hashing/content-hash.ts";
 import { type ApplyItem, applyAll } from "./apply-each.ts";
 import {
   DEFAULT_MAX_FAILURE_RATE,
@@ -115,11 +114,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
 
   async function readItem(row: PendingRow): Promise<ApplyItem<N> | undefined> {
     try {
-      const text = await raw.getText(row.s3_key);
-      const actual = sha256Hex(text);
-      if (actual !== row.content_hash) {
-        throw new Error(`raw object ${row.s3_key} hashes to ${actual}, not its ledger hash`);
-      }
+      const text = await raw.getVerifiedText(row.s3_key, row.content_hash);
       return {
         target: row.source_id,
         document: parse(text),

@@ -11,7 +11,7 @@ import {
   type BlobStore,
   InvalidBlobKeyError,
 } from "./blob-store.ts";
-import { fsyncDir, isStrictlyInside, pruneEmptyDirs } from "./fs-dirs.ts";
+import { fsyncDir, pruneEmptyDirs } from "./fs-dirs.ts";
 import { EtagCache, md5OfHandle } from "./fs-etag-cache.ts";
 import { writeFileDurable } from "./fs-put.ts";
 import { BatchFileReader } from "./fs-read-worker.ts";
@@ -36,17 +36,25 @@ export class FsBlobStore implements BlobStore {
   readonly root: string;
   private readonly etags = new EtagCache();
 
+  // The root with one trailing separator (the file system root already ends with one).
+  readonly #rootPrefix: string;
+
   constructor(root: string) {
     this.root = path.resolve(root);
+    this.#rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
   }
 
   /** Absolute file path for key; throws InvalidBlobKeyError if the key is unsafe. */
   pathFor(key: string): string {
     validateBlobKey(key);
-    const file = path.resolve(this.root, ...key.split("/"));
+    // A valid key has no empty, `.` or `..` segment, so joining it to the root by hand gives a
+    // normalised path below the root (path.resolve + path.relative cost ~6 µs a key, which
+    // counts when a re-apply reads 100,000 objects).
+    const file = this.#rootPrefix + (path.sep === "/" ? key : key.split("/").join(path.sep));
     // Second line of defence: validation should make this impossible, but a path bug must
-    // never turn into a write outside root.
-    if (!isStrictlyInside(file, this.root)) {
+    // never turn into a write outside root. The path starts with the root by construction, so
+    // only a segment that normalising would remove (`..`, `.`, empty) could lead out of it.
+    if (path.normalize(file) !== file) {
       throw new InvalidBlobKeyError(key, "resolves outside the store root");
     }
     if (isTempName(path.basename(file))) {
