@@ -25,7 +25,7 @@ parentPort.on("message", ({ id, files }) => {
 });
 `;
 
-// Fewer reads than this in one turn are done with fs.readFile.
+// Fewer reads than this asked for together are done with fs.readFile.
 const MIN_WORKER_BATCH = 4;
 
 interface Pending {
@@ -37,7 +37,7 @@ interface Pending {
 type Outcome = ArrayBuffer | { code?: string; message: string };
 
 /**
- * Reads whole files on a worker thread, the reads asked for in one turn of the event loop sent
+ * Reads whole files on a worker thread, the reads asked for in one synchronous stretch of code sent
  * as one batch. Many small files (a re-apply's raw documents) cost the main thread a fraction of
  * fs.readFile's four thread-pool round trips each, and the reads never block it. Errors keep
  * their `code` (ENOENT…). If the worker cannot run, files are read with fs.readFile instead.
@@ -56,8 +56,10 @@ export class BatchFileReader {
       this.#queue.push({ file, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        // After the microtasks of this turn: the reads many awaiting callers ask for go together.
-        setImmediate(() => this.#flush());
+        // Once the code asking now has run: reads asked for in one go (a page of raw documents)
+        // travel together, and the worker starts on them at once, not after the rest of this
+        // turn's promise chains (a commit still running would otherwise leave it idle).
+        queueMicrotask(() => this.#flush());
       }
     });
   }
