@@ -62,7 +62,7 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   // Raw reads are local or object-store GETs, not API calls (the fetch concurrency guards an
   // API's limits): a whole page of them in flight, so the next page's reads are done while the
-  // current one commits (the fs store reads a turn's worth of files in one batch).
+  // current one commits (the fs store reads the files a page asks for together in one batch).
   const readConcurrency = Math.max(concurrency, 32, Math.min(batchSize, MAX_READS_IN_FLIGHT));
   const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
   const tally = new EtlTally(["reapplied", "would_apply"] as const);
