@@ -1,5 +1,5 @@
 import type { BlobInfo, BlobStore } from "../../infra/blobs/blob-store.ts";
-import { canonicalJsonAndHash, sha256Hex } from "../hashing/content-hash.ts";
+import { canonicalJsonAndHash } from "../hashing/content-hash.ts";
 import { checkRawEnv } from "./raw-env-marker.ts";
 import { hashOfRawKey, type RawKeyParts, rawKey, rawTargetPrefix } from "./raw-key.ts";
 
@@ -95,13 +95,13 @@ export class RawStore {
    * hash); throws when it is not, so a damaged or replaced object is never applied.
    */
   async getVerifiedText(key: string, contentHash: string): Promise<string> {
-    const bytes = await this.blobs.get(key);
-    // The bytes are hashed as stored: no second UTF-8 encoding of the decoded text.
-    const actual = sha256Hex(bytes);
-    if (actual !== contentHash) {
-      throw new Error(`raw object ${key} hashes to ${actual}, not its ledger hash`);
+    // The bytes are hashed as stored (no second UTF-8 encoding of the decoded text), by the blob
+    // store: the fs store does it on its read worker, off the re-apply's main thread.
+    const { text, sha256 } = await this.blobs.getTextAndDigest(key);
+    if (sha256 !== contentHash) {
+      throw new Error(`raw object ${key} hashes to ${sha256}, not its ledger hash`);
     }
-    return bytes.toString("utf8");
+    return text;
   }
 
   /** Every stored version of one target, oldest first. */

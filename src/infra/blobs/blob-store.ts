@@ -23,6 +23,11 @@ export interface BlobStore {
   put(key: string, body: BlobBody, options?: { contentType?: string }): Promise<BlobInfo>;
   /** Whole object; throws BlobNotFoundError if absent. */
   get(key: string): Promise<Buffer>;
+  /**
+   * Whole object decoded as UTF-8, with the SHA-256 (hex) of its bytes as stored, so a caller can
+   * check a content-addressed object without hashing it again; throws BlobNotFoundError if absent.
+   */
+  getTextAndDigest(key: string): Promise<{ text: string; sha256: string }>;
   /** Streamed object; throws BlobNotFoundError if absent. */
   getStream(key: string): Promise<Readable>;
   /** Metadata, or undefined if absent. */

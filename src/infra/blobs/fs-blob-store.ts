@@ -81,6 +81,15 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  async getTextAndDigest(key: string): Promise<{ text: string; sha256: string }> {
+    const file = this.pathFor(key);
+    try {
+      return await reader.readText(file);
+    } catch (err) {
+      throw absentToNotFound(err, key);
+    }
+  }
+
   async getStream(key: string): Promise<Readable> {
     const file = this.pathFor(key);
     let handle: FileHandle;

@@ -1,17 +1,26 @@
+import { hash } from "node:crypto";
 import { readFile } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 // The worker reads each file of a batch with readFileSync (a few µs for a small cached file) and
-// hands the bytes back without a copy. Inline source: a bundled build has no file to point at.
+// hands the bytes back without a copy, or, for a text read, its SHA-256 and UTF-8 text (hashing
+// and decoding there keeps a re-apply's main thread free for its database work). Inline source:
+// a bundled build has no file to point at.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { readFileSync } = require("node:fs");
-parentPort.on("message", ({ id, files }) => {
+const { hash } = require("node:crypto");
+parentPort.on("message", ({ id, files, text }) => {
   const out = [];
   const transfer = [];
-  for (const file of files) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
     try {
       const b = readFileSync(file);
+      if (text[i]) {
+        out.push({ text: b.toString("utf8"), sha256: hash("sha256", b, "hex") });
+        continue;
+      }
       // A small file's bytes may share a pooled ArrayBuffer: move only its own bytes.
       const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
       const ab = own ? b.buffer : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
@@ -28,13 +37,22 @@ parentPort.on("message", ({ id, files }) => {
 // Fewer reads than this asked for together are done with fs.readFile.
 const MIN_WORKER_BATCH = 4;
 
-interface Pending {
-  file: string;
-  resolve: (bytes: Buffer) => void;
-  reject: (err: unknown) => void;
+/** A file's UTF-8 text with the SHA-256 (hex) of its bytes as stored. */
+export interface TextAndDigest {
+  text: string;
+  sha256: string;
 }
 
-type Outcome = ArrayBuffer | { code?: string; message: string };
+type Pending =
+  | { file: string; text: false; resolve: (bytes: Buffer) => void; reject: (err: unknown) => void }
+  | {
+      file: string;
+      text: true;
+      resolve: (read: TextAndDigest) => void;
+      reject: (err: unknown) => void;
+    };
+
+type Outcome = ArrayBuffer | TextAndDigest | { code?: string; message: string };
 
 /**
  * Reads whole files on a worker thread, the reads asked for in one synchronous stretch of code sent
@@ -52,16 +70,23 @@ export class BatchFileReader {
 
   /** The file's bytes; rejects with the fs error (its `code` kept) when it cannot be read. */
   read(file: string): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ file, resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        // Once the code asking now has run: reads asked for in one go (a page of raw documents)
-        // travel together, and the worker starts on them at once, not after the rest of this
-        // turn's promise chains (a commit still running would otherwise leave it idle).
-        queueMicrotask(() => this.#flush());
-      }
-    });
+    return new Promise((resolve, reject) => this.#ask({ file, text: false, resolve, reject }));
+  }
+
+  /** The file's UTF-8 text and the SHA-256 of its bytes, both computed off the main thread. */
+  readText(file: string): Promise<TextAndDigest> {
+    return new Promise((resolve, reject) => this.#ask({ file, text: true, resolve, reject }));
+  }
+
+  #ask(p: Pending): void {
+    this.#queue.push(p);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      // Once the code asking now has run: reads asked for in one go (a page of raw documents)
+      // travel together, and the worker starts on them at once, not after the rest of this
+      // turn's promise chains (a commit still running would otherwise leave it idle).
+      queueMicrotask(() => this.#flush());
+    }
   }
 
   #flush(): void {
@@ -77,7 +102,7 @@ export class BatchFileReader {
     const id = this.#nextId++;
     this.#inFlight.set(id, batch);
     worker.ref(); // a caller awaiting these reads keeps the process alive
-    worker.postMessage({ id, files: batch.map((p) => p.file) });
+    worker.postMessage({ id, files: batch.map((p) => p.file), text: batch.map((p) => p.text) });
   }
 
   #workerOrUndefined(): Worker | undefined {
@@ -100,8 +125,13 @@ export class BatchFileReader {
     this.#inFlight.delete(id);
     batch.forEach((p, i) => {
       const r = out[i];
-      if (r instanceof ArrayBuffer) p.resolve(Buffer.from(r));
-      else p.reject(Object.assign(new Error(r?.message ?? "read failed"), { code: r?.code }));
+      if (r instanceof ArrayBuffer && !p.text) p.resolve(Buffer.from(r));
+      else if (r !== undefined && "sha256" in r && p.text) p.resolve(r);
+      else {
+        const e =
+          r !== undefined && "message" in r ? r : { message: "read failed", code: undefined };
+        p.reject(Object.assign(new Error(e.message), { code: e.code }));
+      }
     });
     if (this.#inFlight.size === 0) this.#worker?.unref();
   }
@@ -116,5 +146,10 @@ export class BatchFileReader {
 }
 
 function readWithFs(p: Pending): void {
-  readFile(p.file, (err, bytes) => (err ? p.reject(err) : p.resolve(bytes)));
+  readFile(p.file, (err, bytes) => {
+    if (err) p.reject(err);
+    else if (p.text)
+      p.resolve({ text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") });
+    else p.resolve(bytes);
+  });
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import os from "node:os";
 import { Readable } from "node:stream";
@@ -131,6 +131,11 @@ export class S3BlobStore implements BlobStore {
     const body = await this.getBody(key);
     const bytes = await body.transformToByteArray();
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  async getTextAndDigest(key: string): Promise<{ text: string; sha256: string }> {
+    const bytes = await this.get(key);
+    return { text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") };
   }
 
   async getStream(key: string): Promise<Readable> {

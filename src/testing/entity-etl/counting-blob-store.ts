@@ -32,6 +32,9 @@ export class CountingBlobStore implements BlobStore {
   get(key: string) {
     return this.inner.get(key);
   }
+  getTextAndDigest(key: string) {
+    return this.inner.getTextAndDigest(key);
+  }
   getStream(key: string) {
     return this.inner.getStream(key);
   }
