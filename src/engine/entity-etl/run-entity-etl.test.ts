@@ -460,6 +460,32 @@ describeEachDialect("runEntityEtl", (h) => {
       }
     });
 
+    it("the ledger lost while batches are being fetched fails the run, writing nothing", async () => {
+      const t = await openEtlHarness(h, blobsOf);
+      await t.pull();
+      t.world.set("b", { price: 7 });
+      let release!: () => void;
+      t.world.gate = new Promise<void>((r) => {
+        release = r;
+      });
+      const atGate = new Promise<void>((r) => {
+        t.world.atGate = r;
+      });
+      const running = t.pull({ batch_size: 2 });
+      await atGate;
+      await t.db.schema.dropTable("etl.staging").execute();
+      release();
+      const r = await running;
+      expect(r.status).toBe("failed");
+      expect(r.error).toMatch(/staging/);
+      expect((await t.things()).find((x) => x.id === "b")?.price).toBe(100);
+      const { createLedgerTable } = await import("./ledger-table.ts");
+      await createLedgerTable(t.rt.db.kysely, "etl.staging");
+      t.world.gate = undefined;
+      expect((await t.pull({ batch_size: 2 })).status).toBe("succeeded");
+      expect((await t.things()).find((x) => x.id === "b")?.price).toBe(7);
+    });
+
     it("a run whose lease was taken over writes nothing to the ledger or domain tables", async () => {
       const t = await openEtlHarness(h, blobsOf);
       let release!: () => void;

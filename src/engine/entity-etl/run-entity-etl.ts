@@ -12,7 +12,7 @@ import {
   etlVerdict,
 } from "./etl-tally.ts";
 import type { EtlAppliers, EtlContext, EtlTuning, TargetSource } from "./etl-types.ts";
-import type { Ledger, LedgerUpsert } from "./ledger.ts";
+import type { CurrentRow, Ledger, LedgerUpsert } from "./ledger.ts";
 import { mapBounded } from "./map-bounded.ts";
 import { checkRawSegment, rawSegmentProblem } from "./raw-key.ts";
 import { type RawPutResult, RawStore } from "./raw-store.ts";
@@ -71,6 +71,12 @@ export interface EntityEtlResult {
   summary: EntityEtlSummary;
 }
 
+/** A fetched batch: its targets still to settle (unchanged ones are done) and ledger rows. */
+interface PreparedBatch<N> {
+  prepared: Array<Prepared<N> | undefined>;
+  current: Map<string, CurrentRow>;
+}
+
 interface Prepared<N> {
   target: string;
   document: N;
@@ -112,40 +118,49 @@ export async function runEntityEtl<R, N, DB>(
   else await raw.claimEnv();
   const targets = await collectTargets(opts.targets, ctx.limit);
 
-  const prepare = (batch: string[]): Promise<Array<Prepared<N> | undefined>> =>
-    mapBounded(batch, concurrency, async (target) => {
-      const bad = rawSegmentProblem(target);
-      if (bad !== undefined) return void fail(target, "target", `target id ${bad}`);
-      let payload: R | undefined;
-      try {
-        payload = await opts.fetch(target, ctx.signal);
-      } catch (err) {
-        return void fail(target, "fetch", err);
-      }
-      if (payload === undefined) return void tally.add("not_found");
-      try {
-        const document = await opts.normalize(payload, target);
-        const { text, hash } = canonicalJsonAndHash(document);
-        return { target, document, hash, text };
-      } catch (err) {
-        return void fail(target, "normalize", err);
-      }
-    });
+  // A batch's ledger rows are read as its fetches start, so a target whose content is unchanged
+  // (and applied by this version) is counted as soon as it is hashed and keeps neither its
+  // document nor its text until the batch settles: a re-run of unchanged targets holds little.
+  const prepare = async (batch: string[]): Promise<PreparedBatch<N>> => {
+    const current = ledger.getCurrent(source, entity, batch);
+    const [prepared, rows] = await Promise.all([
+      mapBounded(batch, concurrency, async (target) => {
+        const bad = rawSegmentProblem(target);
+        if (bad !== undefined) return void fail(target, "target", `target id ${bad}`);
+        let payload: R | undefined;
+        try {
+          payload = await opts.fetch(target, ctx.signal);
+        } catch (err) {
+          return void fail(target, "fetch", err);
+        }
+        if (payload === undefined) return void tally.add("not_found");
+        let done: Prepared<N>;
+        try {
+          const document = await opts.normalize(payload, target);
+          const { text, hash } = canonicalJsonAndHash(document);
+          done = { target, document, hash, text };
+        } catch (err) {
+          return void fail(target, "normalize", err);
+        }
+        const row = (await current).get(target);
+        if (row?.content_hash === done.hash && row.applied_version === applyVersion) {
+          return void tally.add("unchanged_skipped");
+        }
+        return done;
+      }),
+      current,
+    ]);
+    return { prepared, current: rows };
+  };
 
-  const settle = async (prepared: Array<Prepared<N> | undefined>): Promise<void> => {
+  const settle = async ({ prepared, current }: PreparedBatch<N>): Promise<void> => {
     const ok = prepared.filter((p): p is Prepared<N> => p !== undefined);
     if (ok.length === 0) return;
-    const current = await ledger.getCurrent(
-      source,
-      entity,
-      ok.map((p) => p.target),
-    );
     const changed: Prepared<N>[] = [];
     const reapply: ApplyItem<N>[] = [];
     for (const p of ok) {
       const row = current.get(p.target);
       if (row === undefined || row.content_hash !== p.hash) changed.push(p);
-      else if (row.applied_version === applyVersion) tally.add("unchanged_skipped");
       else reapply.push(item(p, row.s3_key, "reapply"));
     }
     if (ctx.dryRun) {
@@ -197,7 +212,7 @@ export async function runEntityEtl<R, N, DB>(
   };
 
   const progress = ctx.progress(`${source} ${entity}`, targets.length);
-  let next: Promise<Array<Prepared<N> | undefined>> | undefined;
+  let next: Promise<PreparedBatch<N>> | undefined;
   try {
     for (let start = 0; start < targets.length; start += batchSize) {
       ctx.signal.throwIfAborted();
@@ -205,6 +220,8 @@ export async function runEntityEtl<R, N, DB>(
       const prepared = await (next ?? prepare(batch));
       const after = targets.slice(start + batchSize, start + 2 * batchSize);
       next = after.length > 0 ? prepare(after) : undefined;
+      // Its ledger read may fail while this batch settles: handled when awaited, not a crash.
+      next?.catch(() => undefined);
       await settle(prepared);
       progress.tick(batch.length, {
         changed: tally.counts.changed,
@@ -213,8 +230,9 @@ export async function runEntityEtl<R, N, DB>(
     }
   } finally {
     progress.stop();
-    // A batch fetched ahead never rejects; let it finish before the run reports.
-    await next;
+    // A batch fetched ahead is left only when the run failed: let it finish before the run
+    // reports (the run's error is the first one).
+    await next?.catch(() => undefined);
   }
 
   const totals = etlTotals(targets.length, tally.failureCount);
