@@ -33,6 +33,36 @@ describe("BatchFileReader", () => {
     expect(codes).toEqual(["ok", "ENOENT", "EISDIR", "ok", "ok"]);
   });
 
+  it("reads batches that come after a slow one (all in flight at once) with the same results", async () => {
+    const dir = testTempDir("tm-batch-read-");
+    const names = Array.from({ length: 12 }, (_, i) => `f${i}.json`);
+    for (const [i, n] of names.entries())
+      writeFileSync(path.join(dir, n), `{"n":${i},"s":"データ"}`);
+    mkdirSync(path.join(dir, "folder"));
+    // Every batch counts as slow: the first is read one file at a time, the next ones at once.
+    const reader = new BatchFileReader({ slowReadMs: 0 });
+    const readAll = () =>
+      Promise.allSettled([
+        ...names.map((n) => reader.readText(path.join(dir, n))),
+        reader.read(path.join(dir, "f3.json")),
+        reader.read(path.join(dir, "missing.json")),
+        reader.readText(path.join(dir, "folder")),
+      ]);
+    const shape = (got: Awaited<ReturnType<typeof readAll>>) =>
+      got.map((r) =>
+        r.status === "rejected"
+          ? (r.reason as NodeJS.ErrnoException).code
+          : Buffer.isBuffer(r.value)
+            ? r.value.toString()
+            : `${r.value.text} ${r.value.sha256.length}`,
+      );
+    const first = shape(await readAll());
+    expect(first.slice(0, 2)).toEqual(['{"n":0,"s":"データ"} 64', '{"n":1,"s":"データ"} 64']);
+    expect(first.slice(-3)).toEqual(['{"n":3,"s":"データ"}', "ENOENT", "EISDIR"]);
+    expect(shape(await readAll())).toEqual(first);
+    expect(shape(await readAll())).toEqual(first);
+  });
+
   it("reads a lone file without a worker thread", async () => {
     const dir = testTempDir("tm-batch-read-");
     writeFileSync(path.join(dir, "one.txt"), "one");
