@@ -8,6 +8,7 @@ import {
   type BlobStore,
   InvalidBlobKeyError,
 } from "./blob-store.ts";
+import { describeTextReads } from "./blob-store-text.conformance.ts";
 
 /** Creates a fresh, empty store for one test (each test gets its own). */
 export type BlobStoreFactory = () => BlobStore | Promise<BlobStore>;
@@ -45,6 +46,8 @@ export function describeBlobStoreConformance(
     beforeEach(async () => {
       store = await factory();
     });
+
+    describeTextReads(() => store);
 
     it("names its driver", () => {
       expect(["fs", "s3"]).toContain(store.driver);
@@ -106,27 +109,6 @@ export function describeBlobStoreConformance(
       it("encodes string chunks of a Readable as UTF-8", async () => {
         await store.put("iter/strings", Readable.from(["héllo ", "мир"]));
         expect((await store.get("iter/strings")).toString("utf8")).toBe("héllo мир");
-      });
-
-      it("reads text with the SHA-256 of the bytes as stored, alone and in a batch", async () => {
-        const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-        // An invalid byte decodes to U+FFFD, but the digest is of the bytes as they are.
-        const odd = Buffer.concat([
-          Buffer.from('{"名前":"'),
-          Buffer.from([0xff]),
-          Buffer.from('"}'),
-        ]);
-        await store.put("text/odd.json", odd);
-        expect(await store.getTextAndDigest("text/odd.json")).toEqual({
-          text: odd.toString("utf8"),
-          sha256: sha(odd),
-        });
-        const bodies = Array.from({ length: 9 }, (_, i) => Buffer.from(`{"n":${i},"s":"データ"}`));
-        await Promise.all(bodies.map((b, i) => store.put(`text/${i}.json`, b)));
-        const got = await Promise.all(
-          bodies.map((_, i) => store.getTextAndDigest(`text/${i}.json`)),
-        );
-        expect(got).toEqual(bodies.map((b) => ({ text: b.toString("utf8"), sha256: sha(b) })));
       });
 
       it("overwrites an existing key", async () => {
@@ -324,20 +306,6 @@ export function describeBlobStoreConformance(
         const err = await store.get("m/missing.json").catch((e: unknown) => e);
         expect(err).toBeInstanceOf(BlobNotFoundError);
         expect((err as BlobNotFoundError).key).toBe("m/missing.json");
-      });
-
-      it("getTextAndDigest rejects with BlobNotFoundError, alone and in a batch", async () => {
-        await store.put("m/present.json", "{}");
-        const keys = ["m/present.json", "m/a.json", "m/present.json", "m/b.json", "m/present.json"];
-        const got = await Promise.all(keys.map((k) => store.getTextAndDigest(k).catch((e) => e)));
-        expect(got.map((g) => (g instanceof BlobNotFoundError ? g.key : g.text))).toEqual([
-          "{}",
-          "m/a.json",
-          "{}",
-          "m/b.json",
-          "{}",
-        ]);
-        await expect(store.getTextAndDigest("m/c.json")).rejects.toBeInstanceOf(BlobNotFoundError);
       });
     });
 

@@ -13,6 +13,12 @@ export interface BlobInfo {
 /** Bytes, a string (UTF-8) or a stream of bytes. */
 export type BlobBody = Uint8Array | string | Readable | AsyncIterable<Uint8Array>;
 
+/** An object's UTF-8 text with the SHA-256 (hex) of its bytes as stored. */
+export interface TextAndDigest {
+  text: string;
+  sha256: string;
+}
+
 /**
  * Object storage for immutable raw payloads and artifacts. Keys are `/`-separated relative
  * paths; `..` segments, absolute paths, backslashes and NUL are refused.
@@ -27,7 +33,7 @@ export interface BlobStore {
    * Whole object decoded as UTF-8, with the SHA-256 (hex) of its bytes as stored, so a caller can
    * check a content-addressed object without hashing it again; throws BlobNotFoundError if absent.
    */
-  getTextAndDigest(key: string): Promise<{ text: string; sha256: string }>;
+  getTextAndDigest(key: string): Promise<TextAndDigest>;
   /** Streamed object; throws BlobNotFoundError if absent. */
   getStream(key: string): Promise<Readable>;
   /** Metadata, or undefined if absent. */

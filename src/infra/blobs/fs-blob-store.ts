@@ -10,6 +10,7 @@ import {
   BlobNotFoundError,
   type BlobStore,
   InvalidBlobKeyError,
+  type TextAndDigest,
 } from "./blob-store.ts";
 import { fsyncDir, pruneEmptyDirs } from "./fs-dirs.ts";
 import { EtagCache, md5OfHandle } from "./fs-etag-cache.ts";
@@ -81,7 +82,7 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async getTextAndDigest(key: string): Promise<{ text: string; sha256: string }> {
+  async getTextAndDigest(key: string): Promise<TextAndDigest> {
     const file = this.pathFor(key);
     try {
       return await reader.readText(file);

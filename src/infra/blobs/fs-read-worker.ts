@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { readFile } from "node:fs";
 import { Worker } from "node:worker_threads";
+import type { TextAndDigest } from "./blob-store.ts";
 
 // The worker reads each file of a batch with readFileSync (a few µs for a file in the page cache)
 // and hands the bytes back without a copy, or, for a text read, its SHA-256 and UTF-8 text
@@ -8,7 +9,8 @@ import { Worker } from "node:worker_threads";
 // Files not in the page cache (a re-apply of documents written long ago) wait on the disk, and
 // read one at a time they take ~200 µs each: when a batch's reads average more than
 // SLOW_READ_MS, the next batches are read with fs.readFile, all in flight on the thread pool,
-// until reads are fast again (measured: 8,900 against 5,000 items/s for a cold re-apply). Inline source: a bundled build has no file to point at.
+// until reads are fast again (measured: 8,900 against 5,000 items/s for a cold re-apply).
+// Inline source: a bundled build has no file to point at.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { readFile, readFileSync } = require("node:fs");
@@ -58,12 +60,6 @@ parentPort.on("message", ({ id, files, text }) => {
 const MIN_WORKER_BATCH = 4;
 // A batch whose reads average more than this came from the disk (a cached file takes ~10 µs).
 const SLOW_READ_MS = 0.05;
-
-/** A file's UTF-8 text with the SHA-256 (hex) of its bytes as stored. */
-export interface TextAndDigest {
-  text: string;
-  sha256: string;
-}
 
 type Pending =
   | { file: string; text: false; resolve: (bytes: Buffer) => void; reject: (err: unknown) => void }

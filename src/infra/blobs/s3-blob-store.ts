@@ -18,7 +18,13 @@ import {
   validateBlobKey,
   validateBlobPrefix,
 } from "./blob-key.ts";
-import { type BlobBody, type BlobInfo, BlobNotFoundError, type BlobStore } from "./blob-store.ts";
+import {
+  type BlobBody,
+  type BlobInfo,
+  BlobNotFoundError,
+  type BlobStore,
+  type TextAndDigest,
+} from "./blob-store.ts";
 import { isS3NotFound } from "./s3-errors.ts";
 import { discardSpool, spoolBody } from "./s3-spool.ts";
 
@@ -133,7 +139,7 @@ export class S3BlobStore implements BlobStore {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  async getTextAndDigest(key: string): Promise<{ text: string; sha256: string }> {
+  async getTextAndDigest(key: string): Promise<TextAndDigest> {
     const bytes = await this.get(key);
     return { text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") };
   }
