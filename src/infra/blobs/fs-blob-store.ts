@@ -73,19 +73,19 @@ export class FsBlobStore implements BlobStore {
     return { key, etag, savedAt: savedAtOf(stats), size };
   }
 
-  async get(key: string): Promise<Buffer> {
-    const file = this.pathFor(key);
-    try {
-      return await reader.read(file);
-    } catch (err) {
-      throw absentToNotFound(err, key);
-    }
+  get(key: string): Promise<Buffer> {
+    return this.#readWhole(key, (file) => reader.read(file));
   }
 
-  async getTextAndDigest(key: string): Promise<TextAndDigest> {
+  getTextAndDigest(key: string): Promise<TextAndDigest> {
+    return this.#readWhole(key, (file) => reader.readText(file));
+  }
+
+  /** A whole-object read through the batch reader; a missing file is BlobNotFoundError. */
+  async #readWhole<T>(key: string, read: (file: string) => Promise<T>): Promise<T> {
     const file = this.pathFor(key);
     try {
-      return await reader.readText(file);
+      return await read(file);
     } catch (err) {
       throw absentToNotFound(err, key);
     }
