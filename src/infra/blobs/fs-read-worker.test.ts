@@ -35,7 +35,7 @@ describe("BatchFileReader", () => {
 
   it("reads batches that come after a slow one (all in flight at once) with the same results", async () => {
     const dir = testTempDir("tm-batch-read-");
-    const names = Array.from({ length: 12 }, (_, i) => `f${i}.json`);
+    const names = Array.from({ length: 30 }, (_, i) => `f${i}.json`);
     for (const [i, n] of names.entries())
       writeFileSync(path.join(dir, n), `{"n":${i},"s":"データ"}`);
     mkdirSync(path.join(dir, "folder"));

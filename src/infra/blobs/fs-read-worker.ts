@@ -8,14 +8,17 @@ import type { TextAndDigest } from "./blob-store.ts";
 // (hashing and decoding there keeps a re-apply's main thread free for its database work).
 // Files not in the page cache (a re-apply of documents written long ago) wait on the disk, and
 // read one at a time they take ~200 µs each: when a batch's reads average more than
-// SLOW_READ_MS, the next batches are read with fs.readFile, all in flight on the thread pool,
-// until reads are fast again (measured: 8,900 against 5,000 items/s for a cold re-apply).
+// SLOW_READ_MS, the next batches are read with fs.readFile, 16 at a time on the thread pool,
+// until reads are fast again (measured: 9,700 against 5,000 items/s for a cold re-apply).
 // Inline source: a bundled build has no file to point at.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { readFile, readFileSync } = require("node:fs");
 const { hash } = require("node:crypto");
 const SLOW_MS = workerData.slowReadMs;
+// Reads in flight when reading from the disk: four per thread-pool thread keep it busy; all of a
+// batch at once were no faster and held more memory.
+const IN_FLIGHT = 16;
 let fromDisk = false;
 function outcome(b, text, transfer) {
   if (text) return { text: b.toString("utf8"), sha256: hash("sha256", b, "hex") };
@@ -45,14 +48,21 @@ parentPort.on("message", ({ id, files, text }) => {
     return finish();
   }
   let left = files.length;
-  files.forEach((file, i) => readFile(file, (err, b) => {
-    try {
-      out[i] = err ? failure(err) : outcome(b, text[i], transfer);
-    } catch (e) {
-      out[i] = failure(e);
-    }
-    if (--left === 0) finish();
-  }));
+  let next = 0;
+  const start = () => {
+    const i = next++;
+    if (i >= files.length) return;
+    readFile(files[i], (err, b) => {
+      try {
+        out[i] = err ? failure(err) : outcome(b, text[i], transfer);
+      } catch (e) {
+        out[i] = failure(e);
+      }
+      if (--left === 0) finish();
+      else start();
+    });
+  };
+  for (let k = 0; k < IN_FLIGHT; k++) start();
 });
 `;
 
