@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import type { Readable } from "node:stream";
 
 /** What the store knows about one saved object. */
@@ -17,6 +18,11 @@ export type BlobBody = Uint8Array | string | Readable | AsyncIterable<Uint8Array
 export interface TextAndDigest {
   text: string;
   sha256: string;
+}
+
+/** The TextAndDigest of bytes read whole (the fs read worker computes the same on its thread). */
+export function textAndDigestOf(bytes: Buffer): TextAndDigest {
+  return { text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { hash } from "node:crypto";
 import { readFile } from "node:fs";
 import { Worker } from "node:worker_threads";
-import type { TextAndDigest } from "./blob-store.ts";
+import { type TextAndDigest, textAndDigestOf } from "./blob-store.ts";
 
 // The worker reads each file of a batch with readFileSync (a few µs for a file in the page cache)
 // and hands the bytes back without a copy, or, for a text read, its SHA-256 and UTF-8 text
@@ -182,8 +181,7 @@ export class BatchFileReader {
 function readWithFs(p: Pending): void {
   readFile(p.file, (err, bytes) => {
     if (err) p.reject(err);
-    else if (p.text)
-      p.resolve({ text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") });
+    else if (p.text) p.resolve(textAndDigestOf(bytes));
     else p.resolve(bytes);
   });
 }

@@ -1,4 +1,4 @@
-import { createHash, hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import os from "node:os";
 import { Readable } from "node:stream";
@@ -24,6 +24,7 @@ import {
   BlobNotFoundError,
   type BlobStore,
   type TextAndDigest,
+  textAndDigestOf,
 } from "./blob-store.ts";
 import { isS3NotFound } from "./s3-errors.ts";
 import { discardSpool, spoolBody } from "./s3-spool.ts";
@@ -140,8 +141,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async getTextAndDigest(key: string): Promise<TextAndDigest> {
-    const bytes = await this.get(key);
-    return { text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") };
+    return textAndDigestOf(await this.get(key));
   }
 
   async getStream(key: string): Promise<Readable> {
