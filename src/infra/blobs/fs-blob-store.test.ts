@@ -10,6 +10,7 @@ import { BlobNotFoundError, InvalidBlobKeyError } from "./blob-store.ts";
 import { FsBlobStore } from "./fs-blob-store.ts";
 import { isStrictlyInside } from "./fs-dirs.ts";
 import { tempNameFor } from "./fs-temp-name.ts";
+import { FsWorker } from "./fs-worker.ts";
 
 let base: string;
 let counter = 0;
@@ -29,6 +30,14 @@ function freshStore(): FsBlobStore {
 }
 
 describeBlobStoreConformance("fs", freshStore);
+
+// Until the shared thread runs, a call or two is made on the main thread, so the suite above may
+// run either way: here every read, stat and put goes through a worker thread.
+const eager = new FsWorker({ minBatch: 1 });
+describeBlobStoreConformance("fs, every call on the worker thread", () => {
+  counter++;
+  return new FsBlobStore(path.join(base, `store-${counter}`, "root"), { worker: eager });
+});
 
 describe("FsBlobStore (fs specifics)", () => {
   it("stores key a/b.json as the plain file <root>/a/b.json", async () => {

@@ -1,7 +1,7 @@
-import type { BigIntStats } from "node:fs";
 import { type FileHandle, open, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { isInMemoryBody } from "./blob-body.ts";
 import { md5Etag } from "./blob-etag.ts";
 import { isValidBlobKey, validateBlobKey, validateBlobPrefix } from "./blob-key.ts";
 import {
@@ -14,17 +14,17 @@ import {
 } from "./blob-store.ts";
 import { fsyncDir, pruneEmptyDirs } from "./fs-dirs.ts";
 import { EtagCache, md5OfHandle } from "./fs-etag-cache.ts";
-import { writeFileDurable } from "./fs-put.ts";
-import { BatchFileReader } from "./fs-read-worker.ts";
+import { type FileStamp, writeFileDurable } from "./fs-put.ts";
 import { isTempName } from "./fs-temp-name.ts";
 import { walkKeys } from "./fs-walk.ts";
+import { FsWorker } from "./fs-worker.ts";
 
 // Errors meaning "no object at this key": missing, a parent is a file, or the key is a folder.
 const ABSENT_CODES = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
-// Whole-object reads go through one worker thread in batches: a small file costs the main
-// thread a few µs instead of fs.readFile's four thread-pool round trips, which counts when a
-// re-apply reads 100,000 objects.
-const reader = new BatchFileReader();
+// Whole-object reads, stats and puts of in-memory bodies go through one worker thread: a small
+// file costs the main thread a few µs instead of the thread-pool round trips of each fs call,
+// which counts when a first load writes, or a re-apply reads, 100,000 objects.
+const sharedWorker = new FsWorker();
 
 /**
  * Blob store on the local file system: the object for key `a/b.json` is the plain file
@@ -40,8 +40,12 @@ export class FsBlobStore implements BlobStore {
   // The root with one trailing separator (the file system root already ends with one).
   readonly #rootPrefix: string;
 
-  constructor(root: string) {
+  readonly #worker: FsWorker;
+
+  /** `worker`: the thread doing its reads, stats and puts (default: one shared by every store). */
+  constructor(root: string, options: { worker?: FsWorker } = {}) {
     this.root = path.resolve(root);
+    this.#worker = options.worker ?? sharedWorker;
     this.#rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
   }
 
@@ -67,18 +71,20 @@ export class FsBlobStore implements BlobStore {
 
   async put(key: string, body: BlobBody, _options?: { contentType?: string }): Promise<BlobInfo> {
     const file = this.pathFor(key);
-    const { stats, size, md5 } = await writeFileDurable(file, body, this.root);
+    const { stats, size, md5 } = isInMemoryBody(body)
+      ? await this.#worker.put(file, this.root, body)
+      : await writeFileDurable(file, body, this.root);
     const etag = md5Etag(md5);
     this.etags.set(file, stats, etag);
     return { key, etag, savedAt: savedAtOf(stats), size };
   }
 
   get(key: string): Promise<Buffer> {
-    return this.#readWhole(key, (file) => reader.read(file));
+    return this.#readWhole(key, (file) => this.#worker.read(file));
   }
 
   getTextAndDigest(key: string): Promise<TextAndDigest> {
-    return this.#readWhole(key, (file) => reader.readText(file));
+    return this.#readWhole(key, (file) => this.#worker.readText(file));
   }
 
   /** A whole-object read through the batch reader; a missing file is BlobNotFoundError. */
@@ -158,14 +164,10 @@ export class FsBlobStore implements BlobStore {
 
   /** Metadata of the file, hashing it only when the cache has no ETag for this exact version. */
   private async infoAt(file: string, key: string): Promise<BlobInfo | undefined> {
-    let stats: BigIntStats;
-    try {
-      stats = await stat(file, { bigint: true });
-    } catch (err) {
-      if (isAbsent(err)) return undefined;
-      throw err;
-    }
-    if (!stats.isFile()) return undefined;
+    // Through the worker: a raw put asks first whether its key exists, and a missing file costs
+    // fs.stat an error object with its stack on this thread.
+    const stats = await this.#worker.stat(file);
+    if (stats === undefined) return undefined;
     const cached = this.etags.get(file, stats);
     if (cached !== undefined) {
       return { key, etag: cached, savedAt: savedAtOf(stats), size: Number(stats.size) };
@@ -192,7 +194,7 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
-function savedAtOf(stats: BigIntStats): string {
+function savedAtOf(stats: FileStamp): string {
   return new Date(Number(stats.mtimeMs)).toISOString();
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import type { FileStamp } from "./fs-put.ts";
 
 /**
  * Remembers the ETag (MD5) of files already hashed, so head() and list() do not re-read every
@@ -13,13 +13,13 @@ export class EtagCache {
   constructor(private readonly maxEntries = 10_000) {}
 
   /** The cached ETag if the file still has the identity it had when hashed. */
-  get(file: string, stats: BigIntStats): string | undefined {
+  get(file: string, stats: FileStamp): string | undefined {
     const entry = this.entries.get(file);
     return entry && entry.identity === identityOf(stats) ? entry.etag : undefined;
   }
 
   /** Records an ETag; drops the oldest entry when full (Map keeps insertion order). */
-  set(file: string, stats: BigIntStats, etag: string): void {
+  set(file: string, stats: FileStamp, etag: string): void {
     this.entries.delete(file);
     this.entries.set(file, { identity: identityOf(stats), etag });
     if (this.entries.size > this.maxEntries) {
@@ -47,6 +47,6 @@ export async function md5OfHandle(handle: FileHandle): Promise<Buffer> {
   return hash.digest();
 }
 
-function identityOf(stats: BigIntStats): string {
+function identityOf(stats: FileStamp): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
 }

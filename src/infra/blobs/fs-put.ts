@@ -12,9 +12,12 @@ import { tempNameFor } from "./fs-temp-name.ts";
 // A concurrent delete may prune the folder between our mkdir and open; that many retries is ample.
 const OPEN_TEMP_ATTEMPTS = 5;
 
-/** What a durable write produced: the file's stats after the last write, size and MD5. */
+/** What identifies one version of a file (the ETag cache's key) and when it was saved. */
+export type FileStamp = Pick<BigIntStats, "dev" | "ino" | "size" | "mtimeNs" | "mtimeMs">;
+
+/** What a durable write produced: the file's stamp after the last write, size and MD5. */
 export interface WrittenFile {
-  stats: BigIntStats;
+  stats: FileStamp;
   size: number;
   md5: Buffer;
 }
