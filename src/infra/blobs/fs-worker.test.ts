@@ -127,7 +127,8 @@ describe("FsWorker puts and stats", () => {
     const fs = new FsWorker();
     await Promise.all(["a", "b", "c", "d"].map((n) => fs.put(path.join(root, n), root, n)));
     expect(fs.running).toBe(true);
-    // A name too long for the file system fails the temp file's open after the folders exist.
+    // A name too long for the file system (its temp file gets a short name) fails the rename,
+    // after the folders and the temp file exist.
     const long = path.join(root, "x", "y", `${"n".repeat(300)}.json`);
     await expect(fs.put(long, root, "body")).rejects.toMatchObject({ code: "ENAMETOOLONG" });
     expect(readdirSync(root).sort()).toEqual(["a", "b", "c", "d"]);
