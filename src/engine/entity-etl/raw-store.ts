@@ -96,7 +96,7 @@ export class RawStore {
    */
   async getVerifiedText(key: string, contentHash: string): Promise<string> {
     // The bytes are hashed as stored (no second UTF-8 encoding of the decoded text), by the blob
-    // store: the fs store does it on its read worker, off the re-apply's main thread.
+    // store: the fs store does it on its worker thread, off the re-apply's main thread.
     const { text, sha256 } = await this.blobs.getTextAndDigest(key);
     if (sha256 !== contentHash) {
       throw new Error(`raw object ${key} hashes to ${sha256}, not its ledger hash`);

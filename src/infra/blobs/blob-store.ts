@@ -20,7 +20,7 @@ export interface TextAndDigest {
   sha256: string;
 }
 
-/** The TextAndDigest of bytes read whole (the fs read worker computes the same on its thread). */
+/** The TextAndDigest of bytes read whole (the fs store's worker computes the same on its thread). */
 export function textAndDigestOf(bytes: Buffer): TextAndDigest {
   return { text: bytes.toString("utf8"), sha256: hash("sha256", bytes, "hex") };
 }

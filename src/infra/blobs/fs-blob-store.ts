@@ -87,7 +87,7 @@ export class FsBlobStore implements BlobStore {
     return this.#readWhole(key, (file) => this.#worker.readText(file));
   }
 
-  /** A whole-object read through the batch reader; a missing file is BlobNotFoundError. */
+  /** A whole-object read through the worker; a missing file is BlobNotFoundError. */
   async #readWhole<T>(key: string, read: (file: string) => Promise<T>): Promise<T> {
     const file = this.pathFor(key);
     try {
