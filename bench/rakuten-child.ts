@@ -9,6 +9,7 @@ import { executeRun } from "../src/engine/runs/job-runner.ts";
 import { openRuntime } from "../src/engine/runtime/open-runtime.ts";
 import { loadConfig } from "../src/infra/config/load-config.ts";
 import { silentLogger } from "../src/infra/logging/logger.ts";
+import { applyHeapGrowth } from "../src/infra/process/heap-growth.ts";
 import { endpointPath } from "../src/pipelines/rakuten/client/endpoints.ts";
 import { FakeCatalogue } from "../src/pipelines/rakuten/fake/catalogue.ts";
 import { rakutenPipeline } from "../src/pipelines/rakuten/index.ts";
@@ -55,6 +56,8 @@ class RawPutCounter extends CountingBlobStore {
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as PhaseInput;
+// As the CLI does before any command, so that the phase's RSS is the installed product's.
+applyHeapGrowth();
 // BENCH_SQL_PROFILE=1: time every SQLite statement (see rakuten-sql-profile.ts).
 if (process.env.BENCH_SQL_PROFILE) (await import("./rakuten-sql-profile.ts")).installSqlProfile();
 const rss = () => process.resourceUsage().maxRSS / 1024;

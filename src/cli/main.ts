@@ -1,6 +1,7 @@
 import { CommanderError } from "commander";
 import { ExitCode } from "../engine/errors.ts";
 import { Registry } from "../engine/registry/registry.ts";
+import { applyHeapGrowth } from "../infra/process/heap-growth.ts";
 import { pipelines } from "../pipelines/index.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { buildProgram } from "./program.ts";
@@ -27,6 +28,8 @@ export async function main(
     session.command = top.name();
   });
   try {
+    // Before any work: a long job's heap stays near what it keeps alive (see heap-growth.ts).
+    applyHeapGrowth(io.env);
     if (argv.length === 0) {
       program.outputHelp();
       return ExitCode.ok;

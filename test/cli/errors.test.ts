@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
@@ -121,5 +121,21 @@ describe("error lines", () => {
     );
     expect(r.stderr).toMatch(STACK_FRAME);
     expect(r.stderr).not.toContain("run with --verbose");
+  });
+});
+
+describe("a heap growth setting that is not a number", () => {
+  it("is one line naming the variable, exit 2, before any command runs", async () => {
+    const cwd = testTempDir("tm-err-");
+    const r = await runCli(["init"], {
+      cwd,
+      env: { TIDEMARK_HEAP_GROWING_PERCENT: "lots" },
+      registry: testRegistry(),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'tidemark: TIDEMARK_HEAP_GROWING_PERCENT: expected a whole number from 0 to 1000, got "lots"\n',
+    );
+    expect(existsSync(path.join(cwd, "tidemark.yaml"))).toBe(false);
   });
 });
