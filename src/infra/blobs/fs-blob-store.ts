@@ -17,10 +17,8 @@ import { EtagCache, md5OfHandle } from "./fs-etag-cache.ts";
 import { type FileStamp, writeFileDurable } from "./fs-put.ts";
 import { isTempName } from "./fs-temp-name.ts";
 import { walkKeys } from "./fs-walk.ts";
-import { FsWorker } from "./fs-worker.ts";
+import { FsWorker, isAbsentError } from "./fs-worker.ts";
 
-// Errors meaning "no object at this key": missing, a parent is a file, or the key is a folder.
-const ABSENT_CODES = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 // Whole-object reads, stats and puts of in-memory bodies go through one worker thread: a small
 // file costs the main thread a few µs instead of the thread-pool round trips of each fs call,
 // which counts when a first load writes, or a re-apply reads, 100,000 objects.
@@ -124,7 +122,7 @@ export class FsBlobStore implements BlobStore {
     try {
       return (await stat(file)).isFile();
     } catch (err) {
-      if (isAbsent(err)) return false;
+      if (isAbsentError(err)) return false;
       throw err;
     }
   }
@@ -142,7 +140,7 @@ export class FsBlobStore implements BlobStore {
     } catch (err) {
       // macOS reports unlink() of a folder as EPERM; a folder is "no object" like EISDIR.
       const code = (err as NodeJS.ErrnoException).code;
-      if (isAbsent(err) || (code === "EPERM" && (await isDirectory(file)))) return;
+      if (isAbsentError(err) || (code === "EPERM" && (await isDirectory(file)))) return;
       throw err;
     }
     this.etags.delete(file);
@@ -177,7 +175,7 @@ export class FsBlobStore implements BlobStore {
     try {
       handle = await open(file, "r");
     } catch (err) {
-      if (isAbsent(err)) return undefined;
+      if (isAbsentError(err)) return undefined;
       throw err;
     }
     try {
@@ -198,12 +196,8 @@ function savedAtOf(stats: FileStamp): string {
   return new Date(Number(stats.mtimeMs)).toISOString();
 }
 
-function isAbsent(err: unknown): boolean {
-  return ABSENT_CODES.has((err as NodeJS.ErrnoException).code ?? "");
-}
-
 function absentToNotFound(err: unknown, key: string): unknown {
-  return isAbsent(err) ? new BlobNotFoundError(key) : err;
+  return isAbsentError(err) ? new BlobNotFoundError(key) : err;
 }
 
 async function isDirectory(file: string): Promise<boolean> {

@@ -20,8 +20,7 @@ const SLOW_READ_MS = 0.05;
 export type StatResult = FileStamp | undefined;
 
 type Failure = { code?: string; message: string };
-type Outcome = ArrayBuffer | TextAndDigest | Failure | WorkerStamp | WorkerWritten;
-type WorkerStamp = FileStamp & { written?: undefined };
+type Outcome = ArrayBuffer | TextAndDigest | Failure | FileStamp | WorkerWritten;
 type WorkerWritten = FileStamp & { written: number; md5: string };
 
 interface Call {
@@ -47,7 +46,12 @@ export class FsWorker {
     read: [],
     stat: [],
   };
-  #puts: Array<{ message: Record<string, unknown>; transfer: ArrayBuffer[]; call: Call }> = [];
+  #puts: Array<{
+    file: string;
+    root: string;
+    data: string | Uint8Array;
+    call: Call;
+  }> = [];
   #scheduled = false;
   readonly #inFlight = new Map<number, Call[]>();
   #nextId = 0;
@@ -92,12 +96,12 @@ export class FsWorker {
       const fallback = () =>
         stat(file, { bigint: true }, (err, st) => {
           if (err === null) resolve(st.isFile() ? st : undefined);
-          else if (ABSENT.has(err.code ?? "")) resolve(undefined);
+          else if (isAbsentError(err)) resolve(undefined);
           else reject(err);
         });
       const settle = (r: Outcome) => {
         if (isStamp(r)) resolve(r);
-        else if (ABSENT.has((r as Failure).code ?? "")) resolve(undefined);
+        else if (isAbsentError(r)) resolve(undefined);
         else reject(errorOf(r));
       };
       this.#ask("stat", file, false, { fallback, settle });
@@ -112,18 +116,11 @@ export class FsWorker {
     return new Promise((resolve, reject) => {
       // A fresh temp name each time: a put the worker died in may have left its temp file.
       const fallback = () => writeFileDurable(file, data, root).then(resolve, reject);
-      const temp = path.join(path.dirname(file), tempNameFor(path.basename(file)));
       const settle = (r: Outcome) => {
         if (!isWritten(r)) return reject(errorOf(r));
         resolve({ stats: r, size: r.written, md5: Buffer.from(r.md5, "hex") });
       };
-      // A string's UTF-8 bytes move to the thread without a copy. The caller's bytes are copied
-      // (moving them would empty the caller's buffer), only their own: a view on part of a
-      // larger buffer (Buffer's pool) would be cloned whole.
-      const bytes =
-        typeof data === "string" ? encoder.encode(data) : Uint8Array.prototype.slice.call(data);
-      const message = { kind: "put", file, temp, root, data: bytes };
-      this.#puts.push({ message, transfer: [bytes.buffer], call: { fallback, settle } });
+      this.#puts.push({ file, root, data, call: { fallback, settle } });
       this.#schedule();
     });
   }
@@ -164,7 +161,20 @@ export class FsWorker {
       this.#post(worker, { kind: "read", files, text: read.map((r) => r.text) }, read);
     }
     if (stat.length > 0) this.#post(worker, { kind: "stat", files: stat.map((s) => s.file) }, stat);
-    for (const p of puts) this.#post(worker, p.message, [p], p.transfer);
+    for (const { file, root, data, call } of puts) {
+      const temp = path.join(path.dirname(file), tempNameFor(path.basename(file)));
+      // A string's UTF-8 bytes move to the thread without a copy. The caller's bytes are copied
+      // (moving them would empty the caller's buffer), only their own: a view on part of a
+      // larger buffer (Buffer's pool) would be cloned whole.
+      const bytes =
+        typeof data === "string" ? encoder.encode(data) : Uint8Array.prototype.slice.call(data);
+      this.#post(
+        worker,
+        { kind: "put", file, temp, root, data: bytes },
+        [{ call }],
+        [bytes.buffer],
+      );
+    }
   }
 
   #post(
@@ -222,6 +232,11 @@ export class FsWorker {
 // Errors meaning "no file here": missing, a parent is a file, or the path is a folder.
 const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 
+/** True for an fs error meaning "no file here" (ENOENT, ENOTDIR, EISDIR). */
+export function isAbsentError(err: unknown): boolean {
+  return ABSENT.has((err as NodeJS.ErrnoException | undefined)?.code ?? "");
+}
+
 function errorOf(r: Outcome): Error {
   const e = r !== undefined && "message" in r ? (r as Failure) : { message: "fs call failed" };
   return Object.assign(new Error(e.message), { code: e.code });
@@ -231,7 +246,7 @@ function isTextAndDigest(r: Outcome): r is TextAndDigest {
   return typeof r === "object" && "sha256" in r;
 }
 
-function isStamp(r: Outcome): r is WorkerStamp {
+function isStamp(r: Outcome): r is FileStamp {
   return typeof r === "object" && "mtimeNs" in r && !("written" in r);
 }
 
