@@ -250,6 +250,16 @@ describeEachDialect("runEntityEtl", (h) => {
         expect((await t.ledger()).map((row) => row.source_id)).toEqual(["a", "b"]);
       });
 
+      it("takes the first targets seen up to --limit, then works through them in key order", async () => {
+        const world = new FakeCatalogue(["a", "b", "c", "d", "e"]);
+        world.targets = ["d", "b", "e", "a", "c"];
+        const t = await open({ world });
+        const r = await t.pull({ batch_size: 2 }, { limit: 4 });
+        expect(r.summary).toMatchObject({ total_targets: 4, changed: 4 });
+        expect(t.world.fetched).toEqual(["a", "b", "d", "e"]);
+        expect(t.world.applies.map((a) => a.target)).toEqual(["a", "b", "d", "e"]);
+      });
+
       it("records fetch, normalize and apply failures per target and goes on", async () => {
         const world = new FakeCatalogue(["a", "b", "c", "d", "e", "f", "g", "h"]);
         world.targets = [...world.items.keys(), "gone", "bad/id"];
