@@ -2,11 +2,14 @@
 // `floor` (a bare request loop over the item codes) or `job` (one run of a rakuten job type through
 // the engine's runner). Prints one JSON line: {ms, rssMb, ...}.
 
+import path from "node:path";
+import { sha256Hex } from "../src/engine/hashing/content-hash.ts";
 import { nodeTransport } from "../src/engine/http/node-transport.ts";
 import type { JobContext, PipelineDefinition } from "../src/engine/index.ts";
 import { Registry } from "../src/engine/registry/registry.ts";
 import { executeRun } from "../src/engine/runs/job-runner.ts";
 import { openRuntime } from "../src/engine/runtime/open-runtime.ts";
+import { openBlobStore } from "../src/infra/blobs/open-blob-store.ts";
 import { loadConfig } from "../src/infra/config/load-config.ts";
 import { silentLogger } from "../src/infra/logging/logger.ts";
 import { applyHeapGrowth } from "../src/infra/process/heap-growth.ts";
@@ -17,14 +20,16 @@ import { CountingBlobStore } from "../src/testing/entity-etl/counting-blob-store
 
 /** What the parent passes (JSON in argv[2]). */
 export interface PhaseInput {
-  phase: "floor" | "job";
+  phase: "floor" | "puts" | "job";
   url: string;
   items: number;
   concurrency: number;
   appId: string;
   accessKey: string;
-  /** job only */
+  /** job and puts */
   dataDir?: string;
+  /** puts only: the size of each body (the first load's mean raw object). */
+  bodyBytes?: number;
   dbPath?: string;
   jobType?: string;
   params?: Record<string, unknown>;
@@ -41,16 +46,20 @@ export interface PhaseInput {
   repeat?: boolean;
 }
 
-/** Counts raw puts without keeping their keys: the count must not weigh on the phase's RSS. */
+/** Counts raw puts and their bytes without keeping their keys (which would weigh on the RSS). */
 class RawPutCounter extends CountingBlobStore {
   count = 0;
+  bytes = 0;
   override async put(
     key: string,
     body: Parameters<CountingBlobStore["put"]>[1],
     options?: { contentType?: string },
   ) {
     const info = await this.inner.put(key, body, options);
-    if (key.startsWith("raw/source=")) this.count++;
+    if (key.startsWith("raw/source=")) {
+      this.count++;
+      this.bytes += info.size;
+    }
     return info;
   }
 }
@@ -115,6 +124,29 @@ async function floor(codes: string[]): Promise<Record<string, unknown>> {
   return { ms: performance.now() - t, cpuMs: cpuMsSince(cpu), ok };
 }
 
+/**
+ * The raw puts a first load makes, and nothing else: one new object per item code under a raw
+ * key of the same shape, `bodyBytes` long, through the fs blob store as the job opens it, at the
+ * job's put concurrency (32). What the disk and the kernel allow, next to the request floor.
+ */
+async function puts(codes: string[]): Promise<Record<string, unknown>> {
+  const store = await openBlobStore({ driver: "fs", root: path.join(input.dataDir!, "blobs") });
+  const body = "x".repeat(input.bodyBytes ?? 2048);
+  let next = 0;
+  const worker = async () => {
+    while (next < codes.length) {
+      const i = next++;
+      const hash = sha256Hex(`${i}`);
+      const key = `raw/source=bench/entity=item/source_id=${codes[i]}/hash=${hash}.json`;
+      await store.put(key, `${body.slice(0, -hash.length)}${hash}`);
+    }
+  };
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return { ms: performance.now() - t, cpuMs: cpuMsSince(cpu), ok: codes.length };
+}
+
 async function job(codes: string[]): Promise<Record<string, unknown>> {
   const config = loadConfig({
     cwd: input.dataDir!,
@@ -168,6 +200,7 @@ async function job(codes: string[]): Promise<Record<string, unknown>> {
       error: report.error,
       summary,
       blobPuts: blobs.count,
+      rawBytes: blobs.bytes,
     };
   } finally {
     await base.close();
@@ -175,7 +208,12 @@ async function job(codes: string[]): Promise<Record<string, unknown>> {
 }
 
 const codes = new FakeCatalogue({ size: input.items }).itemCodes();
-const out = input.phase === "floor" ? await floor(codes) : await job(codes);
+const out =
+  input.phase === "floor"
+    ? await floor(codes)
+    : input.phase === "puts"
+      ? await puts(codes)
+      : await job(codes);
 // With --expose-gc (NODE_OPTIONS), what is still reachable rather than garbage not yet collected.
 (globalThis as { gc?: () => void }).gc?.();
 const mem = process.memoryUsage();

@@ -3,7 +3,9 @@
 // the items changed, and `rakuten.reapply item` after an apply-version bump — each in its own
 // process (items/s, peak RSS, API calls, blob puts, domain and ledger row writes counted by
 // SQLite triggers), next to the floor: a bare loop fetching the same items from the same fake at
-// the same concurrency, through the Rakuten client's transport (node:http with keep-alive).
+// the same concurrency, through the Rakuten client's transport (node:http with keep-alive). After
+// the first load, the put floor: as many bare raw puts of the first load's mean size, at the
+// job's put concurrency, through the fs blob store (what the disk allows a first load).
 // Scenario 2: the fake enforcing 1 request/second, `rakuten.ranking` and
 // `rakuten.item` in two processes for 60 s: calls answered 429 and the share of the allowed rate.
 //
@@ -138,6 +140,7 @@ async function loadScenario(): Promise<void> {
     return { ms: r.ms, cpuMs: Number(r.cpuMs) };
   };
   const phases: Phase[] = [];
+  let putFloorMs: { ms: number; cpuMs: number } | undefined;
   const itemParams = { concurrency: CONCURRENCY, batch_size: BATCH_SIZE };
   try {
     const floor1 = await floor("floor (bare request loop)");
@@ -155,6 +158,19 @@ async function loadScenario(): Promise<void> {
       floorCpuMs: floor1.cpuMs,
       status: String(m.r.status),
     });
+
+    // What the disk allows: the same number of raw puts alone, at the job's put concurrency.
+    const meanBytes = Math.round(Number(m.r.rawBytes) / Math.max(1, Number(m.r.blobPuts)));
+    const putFloor = await measure(
+      `put floor (${fmt(ITEMS)} bare raw puts of ${fmt(meanBytes)} B)`,
+      {
+        ...common,
+        phase: "puts",
+        dataDir: path.join(work, "put-floor"),
+        bodyBytes: meanBytes,
+      },
+    );
+    putFloorMs = { ms: putFloor.r.ms, cpuMs: Number(putFloor.r.cpuMs) };
 
     const floor2 = await floor("floor (bare request loop)");
     installWriteCounters(dbPath);
@@ -233,6 +249,12 @@ async function loadScenario(): Promise<void> {
     console.log(
       `    first load <= 2x floor: ${(first.ms / first.floorMs!).toFixed(2)}x ${verdict(first.ms <= 2 * first.floorMs!)}`,
     );
+    if (putFloorMs) {
+      const putRate = ITEMS / (putFloorMs.ms / 1000);
+      console.log(
+        `    (the raw puts alone: ${secs(putFloorMs.ms)}, ${fmt(putRate)} puts/s, ${((putFloorMs.cpuMs * 1000) / ITEMS).toFixed(0)} µs CPU/put; first load ${(first.ms / putFloorMs.ms).toFixed(2)}x that)`,
+      );
+    }
   }
   if (unchanged) {
     const rate = ITEMS / (unchanged.ms / 1000);
