@@ -5,7 +5,9 @@
 // SQLite triggers), next to the floor: a bare loop fetching the same items from the same fake at
 // the same concurrency, through the Rakuten client's transport (node:http with keep-alive). After
 // the first load, the put floor: as many bare raw puts of the first load's mean size, at the
-// job's put concurrency, through the fs blob store (what the disk allows a first load).
+// job's put concurrency, through the fs blob store (what the disk allows a first load). Last, the
+// unchanged re-run and its floor again with the fake answering each call after --latency-ms
+// (default 2 ms; real API calls take far longer): the same comparison when the API is not free.
 // Scenario 2: the fake enforcing 1 request/second, `rakuten.ranking` and
 // `rakuten.item` in two processes for 60 s: calls answered 429 and the share of the allowed rate.
 //
@@ -13,7 +15,8 @@
 // --from-source.
 //
 //   npm run bench:rakuten [-- --items N] [--concurrency C] [--rps R] [--rate-seconds S]
-//                         [--batch-size B] [--skip-rate] [--skip-load] [--from-source] [--keep]
+//                         [--batch-size B] [--latency-ms L] [--skip-rate] [--skip-load]
+//                         [--from-source] [--keep]
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -46,6 +49,8 @@ const BATCH_SIZE = num("--batch-size", 200);
 /** Client-side rate of the load scenario (the fake's limit is off, so is ours in effect). */
 const RPS = num("--rps", 1_000_000);
 const RATE_SECONDS = num("--rate-seconds", 60);
+/** The API's answer time in the latency scenario (0 skips it). */
+const LATENCY_MS = num("--latency-ms", 2);
 
 const work = mkdtempSync(path.join(tmpdir(), "tidemark-bench-rakuten-"));
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
@@ -141,6 +146,7 @@ async function loadScenario(): Promise<void> {
   };
   const phases: Phase[] = [];
   let putFloorMs: { ms: number; cpuMs: number } | undefined;
+  let latency: { floorMs: number; ms: number } | undefined;
   const itemParams = { concurrency: CONCURRENCY, batch_size: BATCH_SIZE };
   try {
     const floor1 = await floor("floor (bare request loop)");
@@ -231,6 +237,7 @@ async function loadScenario(): Promise<void> {
       floorCpuMs: undefined,
       status: String(m.r.status),
     });
+    if (LATENCY_MS > 0) latency = await latencyScenario(api, measure, floor, job, itemParams);
   } finally {
     await api.close();
   }
@@ -271,8 +278,37 @@ async function loadScenario(): Promise<void> {
       `    reapply >= 20,000 items/s: ${fmt(rate)} ${verdict(rate >= 20_000)} (${reapply.apiCalls} API calls)`,
     );
   }
+  if (latency) {
+    console.log(
+      `    (against an API answering after ${LATENCY_MS} ms: unchanged re-run ${secs(latency.ms)}, floor ${secs(latency.floorMs)}, ${(latency.ms / latency.floorMs).toFixed(2)}x)`,
+    );
+  }
   const peak = Math.max(...phases.map((p) => p.rssMb));
   console.log(`    peak RSS <= 300 MB: ${peak.toFixed(0)} MB ${verdict(peak <= 300)}`);
+}
+
+/**
+ * The unchanged re-run and its floor again, the fake answering every call after LATENCY_MS (as
+ * any real API does, by far more): how much of Tidemark's work hides behind the wait.
+ */
+async function latencyScenario(
+  api: Awaited<ReturnType<typeof startRakutenFake>>,
+  measure: (label: string, input: PhaseInput) => Promise<{ r: { ms: number } }>,
+  floor: (label: string) => Promise<{ ms: number }>,
+  job: (type: string, params: Record<string, unknown>, codes: boolean) => PhaseInput,
+  itemParams: Record<string, unknown>,
+): Promise<{ floorMs: number; ms: number }> {
+  api.server.faults.delayMs = LATENCY_MS;
+  try {
+    const f = await floor(`floor, API answering after ${LATENCY_MS} ms`);
+    const m = await measure(
+      `unchanged re-run, API answering after ${LATENCY_MS} ms`,
+      job("rakuten.item", itemParams, true),
+    );
+    return { floorMs: f.ms, ms: m.r.ms };
+  } finally {
+    api.server.faults.delayMs = 0;
+  }
 }
 
 async function rateScenario(): Promise<void> {
