@@ -88,10 +88,11 @@ interface Prepared<N> {
 /**
  * The entity ETL skeleton: per target fetch → normalize → hash → ledger compare → raw put
  * (new content only) → ledger upsert → apply, with `applyVersion` deciding re-application.
- * Targets go in key order, in batches: fetched with bounded concurrency (the next batch while the current
- * one commits), compared with one ledger read, and committed in one fenced transaction (ledger
- * upserts, then each apply in a savepoint, then the applied marks). A failed fetch, normalize,
- * put or apply is that target's failure and the run goes on; a database error throws.
+ * Targets go in key order, in batches: fetched with bounded concurrency (the next batch while
+ * the current one commits), compared with one ledger read, and committed in one fenced
+ * transaction (ledger upserts, then each apply in a savepoint, then the applied marks). A
+ * failed fetch, normalize, put or apply is that target's failure and the run goes on; a
+ * database error throws.
  */
 export async function runEntityEtl<R, N, DB>(
   opts: EntityEtlOptions<R, N, DB>,
