@@ -99,7 +99,12 @@ describe("rakuten client", () => {
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RakutenApiError);
       const message = (err as Error).message;
-      expect(message).toMatch(/HTTP 400 (wrong_parameter|400): genreId must be between/);
+      // The new shape's code is the status itself: said once, not "HTTP 400 400: …".
+      expect(message).toMatch(
+        errorShape === "new"
+          ? /HTTP 400 genreId must be between/
+          : /HTTP 400 wrong_parameter: genreId must be between/,
+      );
       expect(message).not.toContain(CLIENT_ENV.RAKUTEN_ACCESS_KEY);
       expect(message).not.toContain(CLIENT_ENV.RAKUTEN_APPLICATION_ID);
     }

@@ -43,7 +43,7 @@ export const rankingParams = z.strictObject({
     .describe("genres whose ranking is fetched (0 = all genres)"),
   ...etlParams,
 });
-export const rankingExample = { genre_ids: [0, 100371], max_failure_rate: 0.05 };
+export const rankingExample = { genre_ids: [0, 100227], max_failure_rate: 0.05 };
 
 /** `rakuten.item`: items of the current rankings plus listed item codes. */
 export const itemParams = z.strictObject({
@@ -61,7 +61,7 @@ export const itemParams = z.strictObject({
 });
 export const itemExample = {
   genre_ids: [0],
-  item_codes: ["book:17798676"],
+  item_codes: ["sapporo-gift:10000"],
   max_failure_rate: 0.05,
 };
 

@@ -33,12 +33,18 @@ export class RakutenApiError extends Error {
   readonly code: string;
 
   constructor(status: number, info: RakutenErrorInfo | undefined, what: string) {
-    const detail = info ? `${info.code}${info.message ? `: ${info.message}` : ""}` : "no details";
-    super(`Rakuten ${what}: HTTP ${status} ${detail}`);
+    super(`Rakuten ${what}: HTTP ${status} ${errorDetail(status, info)}`);
     this.name = "RakutenApiError";
     this.status = status;
     this.code = info?.code ?? String(status);
   }
+}
+
+/** The body's code and message; the new host's code is the status again, so it is not repeated. */
+function errorDetail(status: number, info: RakutenErrorInfo | undefined): string {
+  if (!info) return "no details";
+  if (info.code === String(status)) return info.message || "no details";
+  return info.message ? `${info.code}: ${info.message}` : info.code;
 }
 
 /** HTTP 404 / `not_found`: a failure of that one target (the run goes on). */
