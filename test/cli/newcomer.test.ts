@@ -86,20 +86,26 @@ describe("tidemark fake", () => {
 describe("secrets in errors", () => {
   it("never echoes an API key pasted where its variable's name belongs", async () => {
     const cwd = testTempDir("tm-newcomer-");
-    const key = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW";
-    const params = {
-      queries: ["intitle:tea"],
-      api_key_env: key,
-      mail: { to: "me@example.com", from: "d@example.com", subject: "Books" },
-    };
-    const res = await runCli(
-      ["job", "add", "b", "--type", "books.run", "--params", JSON.stringify(params)],
-      { cwd, env: { TIDEMARK_DATA_DIR: path.join(cwd, "data") } },
-    );
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain("api_key_env: looks like an API key itself");
-    expect(res.stderr).toContain(`got a ${key.length}-character value`);
-    expect(res.stderr).not.toContain(key.slice(4, 20));
+    // A Google key, one with a dash (no longer even a variable name), another vendor's key.
+    for (const key of [
+      "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW",
+      "AIzaSyB-x9_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9L",
+      "sk-live-abcdef1234567890",
+    ]) {
+      const params = {
+        queries: ["intitle:tea"],
+        api_key_env: key,
+        mail: { to: "me@example.com", from: "d@example.com", subject: "Books" },
+      };
+      const res = await runCli(
+        ["job", "add", "b", "--type", "books.run", "--params", JSON.stringify(params)],
+        { cwd, env: { TIDEMARK_DATA_DIR: path.join(cwd, "data") } },
+      );
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/api_key_env: (looks like an API key|must be an environment)/);
+      expect(res.stderr).toContain(`got a ${key.length}-character value`);
+      expect(res.stderr).not.toContain(key.slice(4, 20));
+    }
   });
 
   it("never echoes a rejected API token, and blames the variable that set it", async () => {

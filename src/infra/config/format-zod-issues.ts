@@ -17,15 +17,24 @@ function show(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** Secrets are described, never shown: "a 12-character value". */
+/** Secrets are described, never shown: "a 12-character value", "a number", "a list". */
 function describeSecret(value: unknown): string {
-  return typeof value === "string" ? `a ${value.length}-character value` : show(value);
+  if (typeof value === "string") return `a ${value.length}-character value`;
+  // A secret typed as a number or a list is still the secret: only its kind is named.
+  if (value === undefined || value === null) return show(value);
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** True when a path names a secret (a key like `password`, or an item of `api_tokens`). */
+/**
+ * True when a path names a secret (a key like `password`, or an item of `api_tokens`), or a
+ * variable name (`*_env`): a value refused there is most often the secret pasted in its place.
+ */
 function isSecretPath(path: ReadonlyArray<PropertyKey>): boolean {
   return path.some(
-    (k) => typeof k === "string" && (isSecretKey(k) || k === "api_tokens" || /secret/i.test(k)),
+    (k) =>
+      typeof k === "string" &&
+      (isSecretKey(k) || k === "api_tokens" || /secret/i.test(k) || k.endsWith("_env")),
   );
 }
 

@@ -124,4 +124,20 @@ describe("configuration errors name where a value came from", () => {
     expect(load).not.toThrow(/s3cr3t/);
     expect(load).not.toThrow(/tidemark\.yaml/);
   });
+
+  it("never prints a secret given as a number or a list, only what kind of value it was", () => {
+    const cases: Array<[string, RegExp]> = [
+      ["notify:\n  webhook_secret: 987654321987\n", /notify\.webhook_secret: .*\(got a number\)/],
+      ["api_tokens: [123456789012345678901234]\n", /api_tokens\.0: .*\(got a number\)/],
+      [
+        "blobs:\n  driver: s3\n  s3:\n    bucket: b\n    secret_access_key: [55555]\n",
+        /\(got a list of 1\)/,
+      ],
+    ];
+    for (const [yaml, message] of cases) {
+      const load = () => loadConfig({ cwd: dir({ "tidemark.yaml": yaml }), env: {} });
+      expect(load).toThrow(message);
+      expect(load).not.toThrow(/987654321987|123456789012|55555/);
+    }
+  });
 });
