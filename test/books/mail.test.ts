@@ -167,7 +167,13 @@ describeEachDialect("books digest mail", (h) => {
     });
     const report = await run(runtime, params);
     expect(report.status).toBe("failed");
-    expect(report.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(report.error).toMatch(/^mail not sent: SMTP server 127\.0\.0\.1:1: .*ECONNREFUSED/);
+    // What Collect and Upsert did is still the run's summary.
+    expect(report.summary).toMatchObject({
+      next_start_index: 40,
+      selected: 5,
+      mail: expect.stringMatching(/^not sent: .*ECONNREFUSED/),
+    });
     expect(await historyCount(runtime)).toBe(0);
     expect(smtp.messages).toEqual([]);
     const hash = computeQuerySetHash(params.queries as string[]);

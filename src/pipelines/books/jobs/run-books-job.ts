@@ -13,15 +13,15 @@ import { CollectLog } from "../collect/collect-log.ts";
 import { type CollectorResult, collect } from "../collect/collector.ts";
 import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
 import { computeQuerySetHash, shortHash } from "../cursor/query-set-hash.ts";
-import { renderDigest } from "../mail/digest.ts";
-import { sendDigest } from "../mail/send-digest.ts";
+import { type Digest, renderDigest } from "../mail/digest.ts";
+import { type SentMail, sendDigest } from "../mail/send-digest.ts";
 import { normalizeVolume } from "../normalize/normalize-volume.ts";
 import type { BooksRunParams } from "../params.ts";
 import { apiKeyHash, QuotaRepo } from "../quota/quota-repo.ts";
 import { BookRepo } from "../repos/book-repo.ts";
 import { MailHistoryRepo } from "../repos/mail-history-repo.ts";
 import { selectBooks } from "../select/select-books.ts";
-import type { BooksSettings } from "../settings.ts";
+import type { BooksSettings, SmtpSettings } from "../settings.ts";
 import type { BooksTables } from "../tables.ts";
 
 /**
@@ -124,6 +124,40 @@ async function collectAndUpsert(
   };
 }
 
+/**
+ * Mails the digest and records what was sent. An SMTP failure is returned as the run's failure
+ * message, naming the server, so the run still records what Collect and Upsert did.
+ */
+async function mailDigest(
+  ctx: JobContext<BooksSettings>,
+  smtp: SmtpSettings,
+  mail: BooksRunParams["mail"],
+  digest: Digest,
+  books: ReadonlyArray<{ volumeId: string }>,
+  summary: Record<string, unknown>,
+): Promise<string | undefined> {
+  let sent: SentMail;
+  try {
+    sent = await sendDigest(smtp, mail, digest);
+  } catch (err) {
+    const why = describeError(err);
+    summary.mail = `not sent: ${why}`;
+    // The books stay unmailed in the history, so the next run sends them again.
+    return `mail not sent: SMTP server ${smtp.host}:${smtp.port}: ${why}`;
+  }
+  await new MailHistoryRepo(typed<BooksTables>(ctx.db)).record(
+    ctx.jobName,
+    books.map((b) => b.volumeId),
+    { runId: ctx.runId, messageId: sent.messageId, sentAt: isoTimestamp(ctx.clock.now()) },
+  );
+  ctx.logger.info(
+    { to: sent.accepted, subject: digest.subject, books: books.length, messageId: sent.messageId },
+    "digest mailed",
+  );
+  summary.mail = `sent to ${sent.accepted.join(", ")}`;
+  return undefined;
+}
+
 /** `books.run`: Collect → Upsert → Select → Mail (seed 001 on the engine). */
 export async function runBooksJob(
   ctx: JobContext<BooksSettings>,
@@ -151,6 +185,7 @@ export async function runBooksJob(
 
   const books = await selectBooks(db, ctx.jobName, params.select);
   summary.selected = books.length;
+  let mailFailure: string | undefined;
   if (books.length === 0) {
     summary.mail = "nothing to send";
   } else {
@@ -160,22 +195,7 @@ export async function runBooksJob(
       summary.mail = "dry run: not sent";
       summary.digest = digest.text;
     } else if (smtp !== undefined) {
-      const sent = await sendDigest(smtp, params.mail, digest);
-      await new MailHistoryRepo(db).record(
-        ctx.jobName,
-        books.map((b) => b.volumeId),
-        { runId: ctx.runId, messageId: sent.messageId, sentAt: isoTimestamp(ctx.clock.now()) },
-      );
-      ctx.logger.info(
-        {
-          to: sent.accepted,
-          subject: digest.subject,
-          books: books.length,
-          messageId: sent.messageId,
-        },
-        "digest mailed",
-      );
-      summary.mail = `sent to ${sent.accepted.join(", ")}`;
+      mailFailure = await mailDigest(ctx, smtp, params.mail, digest, books, summary);
     }
   }
 
@@ -183,6 +203,7 @@ export async function runBooksJob(
     const why = describeError(collected.result?.error);
     return { status: "failed", summary, message: `collect stopped on an API error: ${why}` };
   }
+  if (mailFailure !== undefined) return { status: "failed", summary, message: mailFailure };
   if (collected.skipped && books.length === 0) {
     return {
       status: "skipped",
