@@ -1,6 +1,7 @@
 // What a new user meets first: demo, fake, and the hints they print.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, TSX_IMPORT } from "../../src/testing/run-cli.ts";
@@ -80,6 +81,25 @@ describe("tidemark fake", () => {
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+
+  it("a fake asked for a port already taken exits 2 with one line naming the option", async () => {
+    const cwd = testTempDir("tm-newcomer-");
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const res = await runCli(["fake", "books", "--port", String(port)], {
+        cwd,
+        env: { TIDEMARK_DATA_DIR: path.join(cwd, "d") },
+      });
+      expect(res.code).toBe(2);
+      expect(res.stderr.trim()).toBe(
+        `tidemark: --port/--host: cannot listen on 127.0.0.1:${port}: EADDRINUSE`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
+import { UsageError } from "../../engine/errors.ts";
 import { interruptSignal } from "../../engine/runs/interrupt-signal.ts";
 import type { CliSession } from "../session.ts";
 
@@ -9,6 +10,18 @@ function port(value: string): number {
     throw new InvalidArgumentError(`expected a port number 0-65535, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
+
+/** The listen error code (in use, not allowed, no such address) in an error or its causes. */
+function listenErrorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== undefined && LISTEN_ERRORS.has(code)) return code;
+    e = e.cause;
+  }
+  return undefined;
 }
 
 /** `tidemark fake <pipeline>`: a pipeline's fake source in the foreground, until Ctrl-C. */
@@ -29,12 +42,21 @@ export function registerFakeCommand(program: Command, session: CliSession): void
       const fake = pipeline.fake!;
       const config = await session.config();
       const stop = interruptSignal();
-      const running = await fake.start({
-        port: opts.port ?? 0,
-        host: opts.host,
-        dataDir: config.dataDir,
-        print: (line) => session.print(line),
-      });
+      const running = await fake
+        .start({
+          port: opts.port ?? 0,
+          host: opts.host,
+          dataDir: config.dataDir,
+          print: (line) => session.print(line),
+        })
+        .catch((err: unknown) => {
+          stop.dispose();
+          const code = listenErrorCode(err);
+          if (code === undefined) throw err;
+          // A taken port or a bad address is the user's option, not a failed job: exit 2.
+          const where = `${opts.host}:${opts.port ?? 0}`;
+          throw new UsageError(`--port/--host: cannot listen on ${where}: ${code}`, { cause: err });
+        });
       try {
         session.print(`Fake for ${pipeline.name}: ${fake.description}`);
         session.print("Point Tidemark at it (in another shell):");
