@@ -10,9 +10,35 @@ export function validateTimezone(tz: string): void {
   }
 }
 
+/** Each field's highest value, for a 6- or 7-part pattern (seconds first; years last). */
+const FIELD_MAX = [59, 59, 23, 31, 12, 7, 9999];
+
+/**
+ * Writes a stepping with a numeric start (`2/5`, minutes 2, 7, 12, …: the form Ghost's
+ * `${s} ${m}/5 * * * *` uses) as the range croner understands (`2-59/5`), so an out-of-range
+ * start is still refused.
+ */
+function expandNumericSteps(expr: string): string {
+  const parts = expr.trim().split(/\s+/);
+  const max = parts.length === 5 ? FIELD_MAX.slice(1) : FIELD_MAX;
+  return parts
+    .map((part, i) =>
+      part
+        .split(",")
+        .map((item) => (/^\d+\/\d+$/.test(item) ? item.replace("/", `-${max[i]}/`) : item))
+        .join(","),
+    )
+    .join(" ");
+}
+
+/** A paused croner instance, for date arithmetic only (it never runs anything). */
+export function pausedCron(expr: string, timezone: string): Cron {
+  return new Cron(expandNumericSteps(expr), { timezone, paused: true });
+}
+
 function cron(expr: string, timezone: string): Cron {
   try {
-    return new Cron(expr, { timezone, paused: true });
+    return pausedCron(expr, timezone);
   } catch (err) {
     throw new UsageError(`schedule ${JSON.stringify(expr)}: ${(err as Error).message}`);
   }

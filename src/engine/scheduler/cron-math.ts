@@ -1,9 +1,4 @@
-import { Cron } from "croner";
-
-/** A paused croner instance: used only for date arithmetic, never to run anything. */
-function cron(expr: string, timezone: string): Cron {
-  return new Cron(expr, { timezone, paused: true });
-}
+import { pausedCron as cron } from "../jobs/schedule.ts";
 
 /** First occurrence strictly after `after`, or undefined when the schedule never fires again. */
 export function occurrenceAfter(expr: string, timezone: string, after: Date): Date | undefined {
