@@ -3,7 +3,7 @@ import { UsageError } from "../errors.ts";
 import { nextOccurrence, validateSchedule } from "./schedule.ts";
 
 describe("cron schedules", () => {
-  it("accepts Ghost's `${s} ${m}/5 * * * *`: second 17 of minutes 2, 7, 12, …", () => {
+  it("accepts Ghost's seconds-and-minute-offset form: second 17 of minutes 2, 7, 12, …", () => {
     expect(() => validateSchedule("17 2/5 * * * *", "UTC")).not.toThrow();
     const fires: string[] = [];
     let at = new Date("2026-11-25T10:00:00Z");
