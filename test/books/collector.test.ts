@@ -78,6 +78,9 @@ describe("collector paging (seed §7.2)", () => {
       `[WARN][google-books][job-name] Exhausted: startIndex=120 >= totalItems=120 (query_set_hash=${shortHash(hash)})`,
     );
     expect(lines.at(-1)?.level).toBe("warn");
+    // Logs carry the 16-character short hash only, in the fields as in the text.
+    expect(lines.at(-1)).toMatchObject({ query_set_hash: shortHash(hash) });
+    expect(JSON.stringify(lines)).not.toContain(hash);
   });
 
   it("is exhausted on an empty page (items absent) and keeps startIndex where it was", async () => {

@@ -63,7 +63,12 @@ export class CollectLog {
       ? `no more items at startIndex=${startIndex} (totalItems=${totalItems})`
       : `startIndex=${startIndex} >= totalItems=${totalItems}`;
     this.logger.warn(
-      { stopReason: "exhausted", startIndex, totalItems, query_set_hash: this.querySetHash },
+      {
+        stopReason: "exhausted",
+        startIndex,
+        totalItems,
+        query_set_hash: shortHash(this.querySetHash),
+      },
       `[WARN]${this.#prefix} Exhausted: ${what} (query_set_hash=${shortHash(this.querySetHash)})`,
     );
   }
@@ -71,7 +76,7 @@ export class CollectLog {
   /** Step 5's line when a run finds its cursor exhausted: `[job] Skipped: exhausted (…)`. */
   skipped(): void {
     this.logger.warn(
-      { query_set_hash: this.querySetHash },
+      { query_set_hash: shortHash(this.querySetHash) },
       `[${this.jobName}] Skipped: exhausted (query_set_hash=${shortHash(this.querySetHash)})`,
     );
   }
