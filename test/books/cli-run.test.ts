@@ -106,6 +106,14 @@ describeEachDialect("tidemark CLI: run, inspect collect_cursor, reset", (h) => {
     );
     expect(fake.calls.map((c) => c.startIndex)).toEqual([0, 0, 40, 40]);
 
+    // A --limit below the number of queries would collect nothing: refused, no request made.
+    const tooSmall = await cli(["run", "consultant-books", "--dry-run", "--limit", "1"]);
+    expect(tooSmall.code).toBe(1);
+    expect(tooSmall.stdout + tooSmall.stderr).toContain(
+      "--limit 1 is below the job's 2 queries: Collect needs at least one item per query",
+    );
+    expect(fake.calls).toHaveLength(4);
+
     // 4. Reset, 5. nothing left for the job.
     const reset = await cli(["job", "cursor", "reset", "consultant-books", "--yes"]);
     expect(reset.stdout).toBe("Reset 1 cursor(s) for job: consultant-books\n");

@@ -171,6 +171,13 @@ export async function runBooksJob(
       "SMTP is not configured: set pipelines.books.smtp.host in tidemark.yaml or TIDEMARK_SMTP_HOST (or run with --dry-run)",
     );
   }
+  const queries = params.queries.length;
+  if (ctx.limit !== undefined && ctx.limit < queries) {
+    // Collect takes at least one item per query; a smaller cap would silently collect nothing.
+    throw new ConfigError(
+      `--limit ${ctx.limit} is below the job's ${queries} queries: Collect needs at least one item per query (give --limit ${queries} or more)`,
+    );
+  }
   const db = typed<BooksTables>(ctx.db);
   const quota = new QuotaRepo(db, ctx.clock, apiKeyHash(apiKey), settings.dailyRequestLimit);
 
