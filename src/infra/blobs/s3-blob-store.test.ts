@@ -156,6 +156,21 @@ describe("S3BlobStore (s3 specifics)", () => {
     const err = await store.get("k").catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(BlobNotFoundError);
     expect((err as Error).name).toBe("NoSuchBucket");
+    expect((err as Error).message).toMatch(/^S3 blob store s3:\/\/no-such-bucket\/tm\/ at http/);
+  });
+
+  it("names the store when it cannot be reached, never its credentials", async () => {
+    const store = await freshStore({
+      endpoint: "http://127.0.0.1:1",
+      secretAccessKey: "secret-never-shown",
+    });
+    for (const call of [() => store.get("k"), () => store.put("k", "v")]) {
+      const err = await call().catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(
+        /^S3 blob store s3:\/\/tidemark-test\/tm\/ at http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/,
+      );
+      expect(String((err as Error).message)).not.toContain("secret-never-shown");
+    }
   });
 
   it("requires both credentials or neither", () => {

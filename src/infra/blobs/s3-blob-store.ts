@@ -26,7 +26,7 @@ import {
   type TextAndDigest,
   textAndDigestOf,
 } from "./blob-store.ts";
-import { isS3NotFound } from "./s3-errors.ts";
+import { describeS3Store, isS3NotFound, nameS3Failure } from "./s3-errors.ts";
 import { discardSpool, spoolBody } from "./s3-spool.ts";
 
 /** How to reach the bucket; mirrors the `blobs.s3` config section. */
@@ -90,6 +90,18 @@ export class S3BlobStore implements BlobStore {
       // (s3rver, older MinIO/Ceph) do not understand and would store as part of the object.
       requestChecksumCalculation: "WHEN_REQUIRED",
     });
+    const where = describeS3Store(this.bucket, this.prefix, options.endpoint);
+    // Outermost step, so the SDK's retries are done before an error is named.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw nameS3Failure(where, err);
+        }
+      },
+      { step: "initialize", name: "tidemarkNameTheStore" },
+    );
   }
 
   /** The S3 object key for a store key; throws InvalidBlobKeyError if the key is unsafe. */
