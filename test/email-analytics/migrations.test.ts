@@ -208,6 +208,31 @@ describeEachDialect("email-analytics migrations", (h) => {
     ).rejects.toThrow(/unique/i);
   });
 
+  it("0002 adds email_analytics_pending, one row per (kind, entity_id)", async () => {
+    const db = await h.freshDatabase();
+    const all = {
+      name: "email-analytics",
+      migrations: async () => ({
+        ...(await scope.migrations()),
+        "0002-pending-stats": await import(
+          "../../src/pipelines/email-analytics/migrations/0002-pending-stats.ts"
+        ),
+      }),
+    };
+    await migrateToLatest(db, [all]);
+    const k = typed<EmailAnalyticsTables>(db);
+    await k
+      .insertInto("email_analytics_pending")
+      .values({ kind: "member", entity_id: "m".repeat(24), opened: 0 })
+      .execute();
+    await expect(
+      k
+        .insertInto("email_analytics_pending")
+        .values({ kind: "member", entity_id: "m".repeat(24), opened: 0 })
+        .execute(),
+    ).rejects.toThrow(/unique|duplicate/i);
+  });
+
   it("down drops every table", async () => {
     const db = await h.freshDatabase();
     await migrateToLatest(db, [scope]);

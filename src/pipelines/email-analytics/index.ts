@@ -53,6 +53,7 @@ export const emailAnalyticsPipeline = definePipeline({
   settings: emailAnalyticsSettings,
   migrations: async () => ({
     "0001-email-analytics": await import("./migrations/0001-email-analytics.ts"),
+    "0002-pending-stats": await import("./migrations/0002-pending-stats.ts"),
   }),
   commandGroups: emailAnalyticsCommandGroups,
   commands: emailAnalyticsCommands,

@@ -1,7 +1,8 @@
 /**
  * Tables of the email-analytics pipeline: Ghost's own tables and column names (emails,
  * email_batches, email_recipients, email_recipient_failures, members, members_newsletters, jobs,
- * suppressions, email_spam_complaint_events), so a Ghost operator recognises them. No schema
+ * suppressions, email_spam_complaint_events), so a Ghost operator recognises them, plus the
+ * pipeline's own email_analytics_pending (aggregation that survives a crash). No schema
  * prefix: `SELECT * FROM email_recipients` works as in Ghost. Timestamps are ISO-8601 UTC text on
  * both dialects; Ghost's booleans are 0/1 integers (as on Ghost's MySQL and SQLite).
  */
@@ -15,6 +16,7 @@ export interface EmailAnalyticsTables {
   jobs: GhostJobRow;
   suppressions: SuppressionRow;
   email_spam_complaint_events: EmailSpamComplaintEventRow;
+  email_analytics_pending: PendingStatsRow;
 }
 
 /** One newsletter send (Ghost `emails`); the counters are filled by aggregation. */
@@ -140,4 +142,16 @@ export interface EmailSpamComplaintEventRow {
   email_id: string;
   email_address: string;
   created_at: string;
+}
+
+/**
+ * Not Ghost's: an email or member whose statistics wait for aggregation, kept in the database so
+ * a crash between a batch and its aggregation loses nothing.
+ */
+export interface PendingStatsRow {
+  /** email | member */
+  kind: string;
+  entity_id: string;
+  /** emails: 1 when `opened_count` must be recounted too (an opened fetch touched the email). */
+  opened: number;
 }

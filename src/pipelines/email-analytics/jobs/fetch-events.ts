@@ -1,9 +1,9 @@
-import type { Transaction } from "kysely";
-import { aggregateEmailStats, aggregateMemberStats } from "../aggregation/aggregate-stats.ts";
 import type { NormalizedEvent } from "../client/types.ts";
-import { addCounts, EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
+import { addCounts, type EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
 import { recordLastFetch, setJobTimestamp, upsertJobRow } from "../repos/ghost-jobs-repo.ts";
+import { markPending } from "../repos/pending-stats.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
+import { aggregatePending, isLeaseLost } from "./aggregate-pending.ts";
 import {
   type FetchData,
   type FetchRun,
@@ -11,8 +11,6 @@ import {
   type PhaseReport,
 } from "./fetch-state.ts";
 import { readAhead } from "./read-ahead.ts";
-
-type Tx = Transaction<EmailAnalyticsTables>;
 
 /** Pages read ahead while the previous ones are applied (hides Mailgun's latency). */
 const READ_AHEAD_PAGES = 2;
@@ -23,14 +21,6 @@ const READ_AHEAD_PAGES = 2;
  * data).
  */
 export const APPLY_BATCH_EVENTS = 3_000;
-
-/** True when the run lost its lease or was asked to stop: nothing more may be written. */
-function isLeaseLost(run: FetchRun, err: unknown): boolean {
-  return run.ctx.signal.aborted || (err instanceof Error && err.name === "LeaseLostError");
-}
-
-/** Members a run remembers as counted, at most. */
-const MAX_COUNTED_MEMBERS = 500_000;
 
 /** Thrown between pages when the operator cancelled the scheduled backfill. */
 export class FetchCanceled extends Error {
@@ -54,9 +44,10 @@ export interface FetchWindow {
 
 /**
  * Ghost's #fetchEvents: writes the row's `started_at` (= begin), reads the window page by page,
- * applies each batch of pages (up to 3,000 events) in one fenced commit that also moves the
- * row's `finished_at` to the batch's last event (so a crash resumes there), aggregates mid-fetch every 5 minutes or 5,000 pending
- * members and once at the end, then applies Ghost's watermark rule. A Mailgun error that
+ * applies each batch of pages (up to 3,000 events) in one fenced commit that also records its
+ * emails and members as pending and moves the row's `finished_at` to the batch's last event (so a
+ * crash resumes there and loses no aggregation), aggregates mid-fetch every 5 minutes or 5,000
+ * pending members and once at the end, then applies Ghost's watermark rule. A Mailgun error that
  * outlived the retries is rethrown after that, with the watermark at the last applied event.
  */
 export async function fetchEvents(
@@ -82,7 +73,9 @@ export async function fetchEvents(
   data.running = true;
   data.lastBegin = window.begin;
   let eventCount = 0;
-  let pending = new EventProcessingResult();
+  // Members applied since the last aggregation (the mid-fetch threshold); the ids themselves
+  // wait in email_analytics_pending, written with each batch.
+  let waitingMembers = new Set<string>();
   let lastAggregation = ctx.clock.now().getTime();
   let error: unknown;
   let buffer: NormalizedEvent[] = [];
@@ -91,17 +84,15 @@ export async function fetchEvents(
     if (buffer.length === 0) return;
     const events = buffer;
     buffer = [];
-    const result = await applyPage(run, data, events);
+    const result = await applyPage(run, data, events, window.includeOpened);
     addCounts(report.counts, result.counts);
-    pending.merge(result);
+    for (const id of result.memberIds) waitingMembers.add(id);
     eventCount += events.length;
-    if (
-      midFetchAggregationDue(ctx.clock.now().getTime(), lastAggregation, pending.memberIds.size)
-    ) {
-      if (await aggregate(run, pending, window.includeOpened)) {
+    if (midFetchAggregationDue(ctx.clock.now().getTime(), lastAggregation, waitingMembers.size)) {
+      if (await aggregatePending(run)) {
         run.aggregation.midFetch += 1;
         lastAggregation = ctx.clock.now().getTime();
-        pending = new EventProcessingResult();
+        waitingMembers = new Set();
       }
     }
     if (window.canceled && (await window.canceled())) throw new FetchCanceled();
@@ -139,7 +130,7 @@ export async function fetchEvents(
       }
     }
   }
-  await aggregate(run, pending, window.includeOpened);
+  await aggregatePending(run);
   report.events += eventCount;
   report.duration_ms = Math.round(ctx.clock.now().getTime() - startedAt.getTime());
   await storeWatermark(run, data, report, window.maxEvents, error !== undefined);
@@ -148,11 +139,15 @@ export async function fetchEvents(
   return eventCount;
 }
 
-/** Applies a batch of pages and moves the row's `finished_at` to its last event, in one fenced commit. */
+/**
+ * Applies a batch of pages, records its emails and members as pending aggregation and moves the
+ * row's `finished_at` to its last event, in one fenced commit.
+ */
 async function applyPage(
   run: FetchRun,
   data: FetchData,
   events: readonly NormalizedEvent[],
+  includeOpened: boolean,
 ): Promise<EventProcessingResult> {
   const last = events.reduce(
     (max, e) => (e.timestamp.getTime() > max.getTime() ? e.timestamp : max),
@@ -162,6 +157,7 @@ async function applyPage(
   try {
     result = await run.ctx.commit<EmailAnalyticsTables, EventProcessingResult>(async (tx) => {
       const applied = await run.applier.apply(tx, events);
+      await markPending(tx, applied, includeOpened);
       await upsertJobRow(
         tx,
         data.jobName,
@@ -180,44 +176,10 @@ async function applyPage(
   }
   addCounts(run.totals, result.counts);
   run.missingErrorDetails += result.failuresWithoutDetails;
+  if (result.emailIds.size > 0 || result.memberIds.size > 0) run.pendingStored = true;
+  // A new open is the only event that changes a member's figures: count them again.
+  for (const id of result.openedMembers) run.countedMembers.delete(id);
   return result;
-}
-
-/**
- * Ghost's aggregateStats for the pending emails and members, in one fenced commit. An error is
- * logged and the run goes on (the ids stay pending). Returns whether it succeeded.
- */
-export async function aggregate(
-  run: FetchRun,
-  pending: EventProcessingResult,
-  includeOpened: boolean,
-): Promise<boolean> {
-  if (pending.emailIds.size === 0 && pending.memberIds.size === 0) return true;
-  for (const id of pending.openedMembers) run.countedMembers.delete(id);
-  if (run.countedMembers.size > MAX_COUNTED_MEMBERS) run.countedMembers.clear();
-  const members = [...pending.memberIds].filter((id) => !run.countedMembers.has(id));
-  try {
-    const [emails, counted] = await run.ctx.commit<EmailAnalyticsTables, [number, number]>(
-      async (tx: Tx) => [
-        await aggregateEmailStats(tx, pending.emailIds, includeOpened),
-        await aggregateMemberStats(tx, run.dialect, members),
-      ],
-    );
-    for (const id of members) run.countedMembers.add(id);
-    run.aggregation.membersUnchanged += pending.memberIds.size - members.length;
-    run.aggregation.emails += emails;
-    run.aggregation.members += counted;
-    return true;
-  } catch (err) {
-    // A lost lease is the run's end, not an aggregation problem.
-    if (isLeaseLost(run, err)) throw err;
-    run.aggregation.errors += 1;
-    run.ctx.logger.error(
-      { err: err instanceof Error ? err.message : String(err) },
-      "[EmailAnalytics] Error while aggregating stats",
-    );
-    return false;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { totalCounted } from "../processing/event-result.ts";
 import { JOB_ROWS, lastJobRunTimestamp } from "../repos/ghost-jobs-repo.ts";
 import { type EmailAnalyticsSettings, mailgunCredentials } from "../settings.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
+import { aggregatePending } from "./aggregate-pending.ts";
 import { runCycle } from "./cycle.ts";
 import { type FetchRun, newFetchData, newTotals, type PhaseReport } from "./fetch-state.ts";
 
@@ -64,6 +65,7 @@ export async function runFetchJob(
     aggregation: { emails: 0, members: 0, membersUnchanged: 0, midFetch: 0, errors: 0 },
     countedMembers: new Set(),
     missingErrorDetails: 0,
+    pendingStored: true,
   };
   return runCycles(run, Math.min(params.max_events ?? Infinity, ctx.limit ?? Infinity));
 }
@@ -78,6 +80,8 @@ export async function runCycles(run: FetchRun, maxEvents: number): Promise<JobRe
   let cycles = 0;
   let failure: string | undefined;
   try {
+    // What an earlier run applied but died (or failed) before aggregating is counted first.
+    await aggregatePending(run);
     for (;;) {
       cycles += 1;
       const outcome = await runCycle(run, cycles);

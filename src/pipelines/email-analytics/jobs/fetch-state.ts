@@ -74,6 +74,11 @@ export interface FetchRun {
   readonly countedMembers: Set<string>;
   /** Failure events that carried no error details (no failure row, as in Ghost). */
   missingErrorDetails: number;
+  /**
+   * `email_analytics_pending` may hold rows: true at a run's start (an earlier run may have died
+   * before aggregating) and after each applied batch; false after a successful aggregation.
+   */
+  pendingStored: boolean;
 }
 
 /** Fresh in-memory state for a run. */
