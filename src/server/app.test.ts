@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { HttpError } from "../engine/http/http-errors.ts";
 import { JobService } from "../engine/jobs/job-service.ts";
 import { TidemarkMetrics } from "../engine/metrics/tidemark-metrics.ts";
 import type { Queue } from "../engine/queue/queue.ts";
@@ -36,6 +37,22 @@ const routedPipeline = definePipeline({
       summary: "hi",
       response: z.object({ hi: z.string() }),
       handle: async () => ({ body: { hi: "there" } }),
+    },
+    {
+      method: "post",
+      path: "/things/{id}",
+      summary: "make a thing",
+      params: z.object({ id: z.coerce.number().int() }),
+      body: z.object({ upstream: z.enum(["ok", "down"]) }),
+      response: z.object({ id: z.number() }),
+      status: 201,
+      errors: { 502: { description: "the outside API failed" } },
+      handle: async ({ params, body }) => {
+        if ((body as { upstream: string }).upstream === "down") {
+          throw new HttpError("HTTP 503", { url: "https://api.example/x", attempts: 4 }, true);
+        }
+        return { status: 201, body: { id: params.id } };
+      },
     },
   ],
 });
@@ -351,6 +368,34 @@ describeEachDialect("HTTP API", (h) => {
     expect((await s.request("/api/routed/hello")).status).toBe(401);
     const hello = await s.request("/api/routed/hello", { headers: auth() });
     expect(await hello.json()).toEqual({ hi: "there" });
+
+    // A pipeline route's document lists the answers it really gives.
+    expect(Object.keys(doc.paths["/api/routed/hello"].get.responses).sort()).toEqual([
+      "200",
+      "401",
+      "500",
+    ]);
+    expect(Object.keys(doc.paths["/api/routed/things/{id}"].post.responses).sort()).toEqual([
+      "201",
+      "400",
+      "401",
+      "404",
+      "500",
+      "502",
+    ]);
+    const post = (upstream: string) =>
+      s.request("/api/routed/things/7", {
+        method: "POST",
+        headers: { ...auth(), "content-type": "application/json" },
+        body: JSON.stringify({ upstream }),
+      });
+    const made = await post("ok");
+    expect(made.status).toBe(201);
+    expect(await made.json()).toEqual({ id: 7 });
+    // An outside API failing is a bad gateway, not a conflict.
+    const down = await post("down");
+    expect(down.status).toBe(502);
+    expect((await down.json()).error).toMatchObject({ code: "upstream_error" });
   });
 });
 

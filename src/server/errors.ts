@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { NotFoundError, TidemarkError, UsageError } from "../engine/errors.ts";
+import { HttpError } from "../engine/http/http-errors.ts";
 import { formatZodIssues } from "../infra/config/format-zod-issues.ts";
 import type { Logger } from "../infra/logging/logger.ts";
 
@@ -75,6 +76,8 @@ export function errorHandler(logger: Logger) {
     }
     if (err instanceof NotFoundError) return errorResponse(c, 404, "not_found", err.message);
     if (err instanceof UsageError) return errorResponse(c, 400, "invalid_request", err.message);
+    // An outside API that failed (after the client's retries) is a bad gateway, not a conflict.
+    if (err instanceof HttpError) return errorResponse(c, 502, "upstream_error", err.message);
     if (err instanceof TidemarkError) return errorResponse(c, 409, "conflict", err.message);
     logger.error({ err, method: c.req.method, path: c.req.path }, "http handler failed");
     return errorResponse(c, 500, "internal_error", "internal error (see the server log)");

@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
 import type { RouteServices, RouteSpec } from "../engine/registry/route-spec.ts";
+import { ErrorSchema } from "./schemas.ts";
 
 function request(spec: RouteSpec): RouteConfig["request"] {
   const req: NonNullable<RouteConfig["request"]> = {};
@@ -12,6 +14,25 @@ function request(spec: RouteSpec): RouteConfig["request"] {
     req.body = { required, content: { "application/json": { schema: spec.body } } };
   }
   return req;
+}
+
+/** Every answer a route can give, for /openapi.json: its success, the usual errors, its own. */
+function responses(spec: RouteSpec): RouteConfig["responses"] {
+  const error = (description: string, schema: z.ZodType = ErrorSchema) => ({
+    description,
+    content: { "application/json": { schema } },
+  });
+  const out: RouteConfig["responses"] = {
+    [spec.status ?? 200]: error(spec.summary, spec.response),
+    401: error("Missing or wrong bearer token"),
+    500: error("Internal error (details in the server log)"),
+  };
+  if (spec.params || spec.query || spec.body) out[400] = error("Invalid request");
+  if (spec.params) out[404] = error("Not found");
+  for (const [status, e] of Object.entries(spec.errors ?? {})) {
+    out[status] = error(e.description, e.schema);
+  }
+  return out;
 }
 
 /** Turns a pipeline's route descriptors into OpenAPI routes on `app` (validated, documented). */
@@ -28,12 +49,7 @@ export function mountPipelineRoutes(
       summary: spec.summary,
       tags: [tag],
       request: request(spec),
-      responses: {
-        200: {
-          description: spec.summary,
-          content: { "application/json": { schema: spec.response } },
-        },
-      },
+      responses: responses(spec),
     });
     // The handler's input was validated by the route's schemas; hono's types per route are
     // generic over each spec, so the registration goes through `never` once here.

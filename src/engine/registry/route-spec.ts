@@ -41,5 +41,13 @@ export interface RouteSpec {
   readonly body?: z.ZodType;
   /** Schema of a successful answer (documentation). */
   readonly response: z.ZodType;
+  /** Status of a successful answer, for the documentation (default 200; e.g. 201 on create). */
+  readonly status?: number;
+  /**
+   * Answers besides success and the ones every route has (400 on bad input, 401, 404 when the
+   * path names something, 500), by status: what they mean and, when not the API's usual error
+   * body, their schema (documentation).
+   */
+  readonly errors?: Readonly<Record<number, { description: string; schema?: z.ZodType }>>;
   handle(input: RouteInput, services: RouteServices): Promise<RouteOutput>;
 }
