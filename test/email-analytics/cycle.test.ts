@@ -273,8 +273,8 @@ describeEachDialect("email-analytics fetch cycle", (h) => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("ends failed on a Mailgun error, with the watermark at the last applied event; the rerun resumes there", async () => {
-    const { runtime, fake } = await openEaRuntime(h);
+  it("ends failed on a Mailgun error, counting the events it applied, with the watermark at the last one; the rerun resumes there", async () => {
+    const { runtime, fake, logs } = await openEaRuntime(h);
     const s = await seedNewsletter(runtime, { members: 20 });
     const e = s.emails[0]!.id;
     const events = spread(900, "opened", e, s.members, minutesAgo(25), minutesAgo(5));
@@ -284,6 +284,9 @@ describeEachDialect("email-analytics fetch cycle", (h) => {
     const report = await runFetch(runtime);
     expect(report.status).toBe("failed");
     expect(report.error).toMatch(/Mailgun/);
+    // The failing cycle's 600 applied events count in the run's total, not just in its types.
+    expect(report.summary).toMatchObject({ events: 600, processed: 600 });
+    expect(logs.some((l) => /Fetch finished: 600 events/.test(l.msg))).toBe(true);
     const row = await jobRow(runtime, "email-analytics-latest-opened");
     expect(row?.status).toBe("failed");
     expect(new Date(row!.finished_at!).toISOString()).toBe(

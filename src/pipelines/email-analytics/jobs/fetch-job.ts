@@ -97,6 +97,8 @@ export async function runCycles(run: FetchRun, maxEvents: number): Promise<JobRe
   } catch (err) {
     if (ctx.signal.aborted || (err instanceof Error && err.name === "LeaseLostError")) throw err;
     failure = err instanceof Error ? err.message : String(err);
+    // The failing cycle never returned its count, yet its pages before the error were applied.
+    events = run.phases.reduce((n, p) => n + p.events, 0);
   }
   const durationMs = Math.round(performance.now() - started);
   const lag = await openedLag(run);
