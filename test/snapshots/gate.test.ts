@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { expect, it } from "vitest";
-import { writeXlsxFile } from "../../src/pipelines/snapshots/fake/supplier-files.ts";
+import { stockRows, writeXlsxFile } from "../../src/pipelines/snapshots/fake/supplier-files.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import {
   CONFIG,
@@ -79,6 +79,14 @@ describeEachDialect("snapshots gate (§7)", (h) => {
       Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(200, 7)]),
     );
     await expectGateFail(t, "corrupt.xlsx", "FILE_UNREADABLE", prev);
+    // Cut inside a worksheet and between entries: such reads used to wait forever.
+    const book = t.file("book.xlsx");
+    await writeXlsxFile(book, [{ name: "S", rows: stockRows(60) }]);
+    for (const cut of [1000, 3000, 6000]) {
+      await t.put("acme", `cut-${cut}.xlsx`, readFileSync(book).subarray(0, cut));
+      const r = await expectGateFail(t, `cut-${cut}.xlsx`, "FILE_UNREADABLE", prev);
+      expect(r.detail).toMatch(/not a readable workbook/);
+    }
   });
 
   it("bytes invalid in the configured encoding → ENCODING_INVALID", async () => {

@@ -62,10 +62,9 @@ await writeXlsxFile(
 let runs = 0;
 
 /** Parses the workbook in-thread (workers 0) or on the XLSX worker thread (workers 1). */
-async function parse(workers: number, config = cfg()) {
+async function parse(workers: number, config = cfg(), bytes = readFileSync(book)) {
   const dataDir = path.join(root, `data-${++runs}`);
   mkdirSync(path.join(dataDir, "inbox", "acme"), { recursive: true });
-  const bytes = readFileSync(book);
   writeFileSync(path.join(dataDir, "inbox", "acme", "stock.xlsx"), bytes);
   const storage = new FsSnapshotStorage(dataDir, false);
   const runId = `acme_20260101T000000Z_${String(runs).padStart(6, "0")}`;
@@ -151,6 +150,27 @@ describe("XLSX read", () => {
         expect(leftovers(dir)).toEqual([]);
       });
     });
+  }
+
+  for (const [label, workers] of MODES) {
+    it(`a truncated workbook fails FILE_UNREADABLE at every cut, never hangs (${label})`, async () => {
+      const bytes = readFileSync(book);
+      // Cuts inside the first entry, inside a spooled worksheet, between entries (the next
+      // entry's header already parsed), in the shared strings, in the central directory and
+      // one byte short: before the fix some cuts left the read waiting forever.
+      const cuts = [30, 1000, 2000, 3000, 4000, 6000, bytes.length - 200, bytes.length - 1];
+      for (const cut of cuts) {
+        const outcome = await Promise.race([
+          parse(workers, cfg(), bytes.subarray(0, cut)).then(
+            () => "parsed",
+            (e: unknown) => e,
+          ),
+          new Promise((resolve) => setTimeout(() => resolve("still reading after 10 s"), 10_000)),
+        ]);
+        expect(outcome, `cut at ${cut} of ${bytes.length} bytes`).toBeInstanceOf(GateFailure);
+        expect(outcome).toMatchObject({ reason: "FILE_UNREADABLE" });
+      }
+    }, 120_000);
   }
 
   it("an unresolved shared-string cell is an error, not the text [object Object]", () => {

@@ -67,6 +67,12 @@ function rowCells(row: ExcelJS.Row): CellValue[] {
 const isBlank = (cells: CellValue[]) =>
   cells.every((c) => c === null || c === undefined || (typeof c === "string" && c.trim() === ""));
 
+/** The ZIP parser's terse error codes, said for a user. */
+const zipProblem = (err: Error) =>
+  err.message === "FILE_ENDED"
+    ? "the file ends inside its ZIP structure (truncated?)"
+    : err.message;
+
 /**
  * Extractor for XLSX (§16), streaming with exceljs. Categories from sheets: each visible
  * sheet is one category_key (named by categories.sheets or after the sheet); without
@@ -163,7 +169,10 @@ async function readSheets(input: Readable, o: XlsxOptions, spoolDir: string) {
     if (err instanceof GateFailure || inEmitter || (o.signal?.aborted ?? false)) throw err;
     // The input could not be read (its caller reports that), not a bad workbook.
     if (err instanceof SourceReadError) throw err;
-    throw new GateFailure("FILE_UNREADABLE", `not a readable workbook: ${(err as Error).message}`);
+    throw new GateFailure(
+      "FILE_UNREADABLE",
+      `not a readable workbook: ${zipProblem(err as Error)}`,
+    );
   }
   if (worksheets === 0)
     throw new GateFailure("FORMAT_UNRECOGNIZED", "a ZIP file without worksheets");

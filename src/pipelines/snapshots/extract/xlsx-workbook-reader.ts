@@ -60,6 +60,66 @@ const fileChunks = (file: string): AsyncIterable<unknown> => ({
   },
 });
 
+/** unzipper's Parse, with the method that reads the ZIP's last record (its end). */
+interface ZipParse extends Duplex {
+  _readEndOfCentralDirectoryRecord(): PromiseLike<void>;
+}
+
+/**
+ * Pipes `input` into `zip` and watches it, so that every way a read can fail ends the read.
+ * Parse reports a bad entry on itself, not on the entry being read, and pipe() does not pass
+ * input errors on: either must end the entry being read, or its reader would wait forever.
+ * Parse may also report the error between entries, with the next entry already in its buffer
+ * (a truncated file), or after its readable side ended (it ends it when its input ends,
+ * complete or not): so the error is kept, any later entry fails at once, and `complete` settles
+ * only when the end-of-central-directory record was read (or rejects with the error).
+ */
+function watchZip(zip: Duplex, input: Readable) {
+  let current: ZipEntry | undefined;
+  let failure: Error | undefined;
+  let settle: { resolve(): void; reject(e: Error): void } | undefined;
+  const complete = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  // Awaited only after the entries are read: an early stop must not leave it rejected unheard.
+  complete.catch(() => {});
+  let stopped = false;
+  const onError = (err: Error) => {
+    if (stopped) return;
+    failure ??= err;
+    current?.destroy(err);
+    settle?.reject(err);
+  };
+  const endZip = (err: Error) => zip.destroy(err);
+  const parse = zip as ZipParse;
+  const readEnd = parse._readEndOfCentralDirectoryRecord;
+  parse._readEndOfCentralDirectoryRecord = function (this: ZipParse) {
+    return readEnd.call(this).then(() => settle?.resolve());
+  };
+  zip.on("error", onError);
+  input.on("error", endZip);
+  input.pipe(zip);
+  return {
+    complete,
+    /** Marks `entry` as the one being read; throws if the ZIP already failed. */
+    enter(entry: ZipEntry) {
+      current = entry;
+      if (failure) throw failure;
+    },
+    leave() {
+      current = undefined;
+    },
+    /** Detaches from the input and ends the ZIP (whose late reports onError then ignores). */
+    stop() {
+      stopped = true;
+      current = undefined;
+      input.off("error", endZip);
+      input.unpipe(zip);
+      zip.destroy();
+    },
+  };
+}
+
 type Options = Partial<ExcelJS.stream.xlsx.WorkbookStreamReaderOptions>;
 type Reader = AsyncIterable<ExcelJS.stream.xlsx.WorksheetReader>;
 
@@ -84,20 +144,15 @@ async function defineReader() {
     override async *parse(): AsyncGenerator<ReaderEvent> {
       const self = this as unknown as ReaderInternals;
       const zip = unzipper.Parse({ forceStream: true });
-      const input = self.input;
-      self.stream = input;
-      let current: ZipEntry | undefined;
-      // Parse reports a bad entry on itself, not on the entry being read, and pipe() does not
-      // pass input errors on: either must end the entry's reader, or it would wait forever.
-      const endEntry = (err: Error) => current?.destroy(err);
-      const endZip = (err: Error) => zip.destroy(err);
-      zip.on("error", endEntry);
-      input.on("error", endZip);
-      input.pipe(zip);
+      self.stream = self.input;
+      const watch = watchZip(zip, self.input);
       const spooled: Array<{ sheetNo: string; file: string }> = [];
       try {
-        for await (const entry of zip as AsyncIterable<ZipEntry>) {
-          current = entry;
+        // Not destroyed by the loop: on its way out it would report an AbortError as the ZIP's.
+        for await (const entry of zip.iterator({
+          destroyOnReturn: false,
+        }) as AsyncIterable<ZipEntry>) {
+          watch.enter(entry);
           switch (entry.path) {
             case "xl/_rels/workbook.xml.rels":
               await self._parseRels(entry);
@@ -126,9 +181,10 @@ async function defineReader() {
               } else if (links) yield* self._parseHyperlinks(entry, links[1]!);
             }
           }
-          current = undefined;
+          watch.leave();
           entry.autodrain();
         }
+        await watch.complete;
         while (spooled.length > 0) {
           const { sheetNo, file } = spooled[0]!;
           yield* self._parseWorksheet(fileChunks(file), sheetNo);
@@ -136,10 +192,7 @@ async function defineReader() {
           await rm(file, { force: true });
         }
       } finally {
-        // endEntry stays: Parse may still report an error after an early stop.
-        current = undefined;
-        input.off("error", endZip);
-        input.unpipe(zip);
+        watch.stop();
         await Promise.all(spooled.map((s) => rm(s.file, { force: true })));
       }
     }
