@@ -31,6 +31,10 @@ describeEachDialect("email-analytics commands", (h) => {
       ["--begin", "2026-01-02T00:00:00Z", "--end", "2026-01-01T00:00:00Z"],
       ["--begin", "2026-01-01T00:00:00Z"],
       ["--cancel", "--begin", "2026-01-01T00:00:00Z"],
+      // Impossible calendar dates and times are refused, not rolled over.
+      ["--begin", "2026-02-30T00:00:00Z", "--end", "2026-11-24T00:00:00Z"],
+      ["--begin", "2026-01-01T00:00:00Z", "--end", "2026-04-31"],
+      ["--begin", "2026-01-01T24:30:00Z", "--end", "2026-11-24T00:00:00Z"],
     ];
     for (const args of bad) {
       const res = await cli("email-analytics", "schedule", ...args);
@@ -40,6 +44,18 @@ describeEachDialect("email-analytics commands", (h) => {
     expect(
       (await cli("email-analytics", "schedule", "--begin", "yesterday", "--end", "x")).stderr,
     ).toMatch(/--begin/);
+    expect(
+      (
+        await cli(
+          "email-analytics",
+          "schedule",
+          "--begin",
+          "2026-02-30T00:00:00Z",
+          "--end",
+          "2026-11-24T00:00:00Z",
+        )
+      ).stderr,
+    ).toMatch(/--begin.*"2026-02-30T00:00:00Z"/);
     expect(
       JSON.parse((await cli("email-analytics", "status", "--json")).stdout).jobs[3].status,
     ).toBeNull();

@@ -55,6 +55,13 @@ describeEachDialect("email-analytics API routes", (h) => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/--end|end/);
+    const impossible = await call("/schedule", {
+      method: "POST",
+      body: JSON.stringify({ begin: "2026-02-30T00:00:00Z", end: "2026-11-24T00:00:00Z" }),
+    });
+    expect(impossible.status).toBe(400);
+    expect(JSON.stringify(impossible.body)).toContain("2026-02-30T00:00:00Z");
+    expect((await call("/status")).body.scheduled).toBeNull();
     const ok = await call("/schedule", {
       method: "POST",
       body: JSON.stringify({ begin: "2026-01-01T00:00:00Z", end: "2026-01-02T00:00:00Z" }),

@@ -16,16 +16,38 @@ import {
 } from "../repos/ghost-jobs-repo.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
-/** An ISO-8601 date-time with an explicit zone (or a date), parsed; UsageError naming the flag. */
-export function parseInstant(flag: string, value: unknown): Date {
-  const text = typeof value === "string" ? value.trim() : "";
-  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(
-    text,
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/;
+
+/**
+ * True when every field of an INSTANT match is within its calendar range: `new Date()` rolls
+ * 2026-02-30 over to March 2 and a 25th hour into the next day instead of refusing them.
+ */
+function fieldsInRange(m: RegExpExecArray): boolean {
+  const n = m.slice(1).map((v) => Number(v ?? 0));
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = n;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offH <= 23 &&
+    offM <= 59
   );
+}
+
+/** An ISO-8601 date-time with an explicit zone (or a date), parsed; UsageError naming the field. */
+export function parseInstant(field: string, value: unknown): Date {
+  const text = typeof value === "string" ? value.trim() : "";
+  const match = INSTANT.exec(text);
   const date = new Date(text);
-  if (!ok || Number.isNaN(date.getTime())) {
+  if (!match || !fieldsInRange(match) || Number.isNaN(date.getTime())) {
     throw new UsageError(
-      `${flag}: expected an ISO-8601 time with a zone such as 2026-01-31T12:00:00Z, got ${JSON.stringify(value ?? "")}`,
+      `${field}: expected an ISO-8601 time with a zone such as 2026-01-31T12:00:00Z, got ${JSON.stringify(value ?? "")}`,
     );
   }
   return date;
