@@ -54,13 +54,25 @@ describeEachDialect("email-analytics API routes", (h) => {
       body: JSON.stringify({ begin: "2026-01-02T00:00:00Z", end: "2026-01-01T00:00:00Z" }),
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/--end|end/);
+    // The engine's error shape, naming the body's fields (not the CLI's flags).
+    expect(bad.body).toEqual({
+      error: {
+        code: "invalid_request",
+        message: "end (2026-01-01T00:00:00.000Z) must be after begin (2026-01-02T00:00:00.000Z)",
+      },
+    });
+    const garbled = await call("/schedule", {
+      method: "POST",
+      body: JSON.stringify({ begin: "yesterday", end: "2026-01-01T00:00:00Z" }),
+    });
+    expect(garbled.body.error.code).toBe("invalid_request");
+    expect(garbled.body.error.message).toMatch(/^begin: expected an ISO-8601 time.*"yesterday"/);
     const impossible = await call("/schedule", {
       method: "POST",
       body: JSON.stringify({ begin: "2026-02-30T00:00:00Z", end: "2026-11-24T00:00:00Z" }),
     });
     expect(impossible.status).toBe(400);
-    expect(JSON.stringify(impossible.body)).toContain("2026-02-30T00:00:00Z");
+    expect(impossible.body.error.message).toMatch(/^begin: .*"2026-02-30T00:00:00Z"/);
     expect((await call("/status")).body.scheduled).toBeNull();
     const ok = await call("/schedule", {
       method: "POST",
@@ -76,7 +88,10 @@ describeEachDialect("email-analytics API routes", (h) => {
     const stats = await call(`/emails/${s.emails[0]!.id}/stats`);
     expect(stats.status).toBe(200);
     expect(stats.body).toMatchObject({ id: s.emails[0]!.id, delivered_count: 1, email_count: 3 });
-    expect((await call("/emails/ffffffffffffffffffffffff/stats")).status).toBe(404);
+    const unknown = await call("/emails/ffffffffffffffffffffffff/stats");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: "not_found" });
+    expect(unknown.body.error.message).toMatch(/unknown email: ffffffffffffffffffffffff/);
   });
 
   it("publishes watermark age, last fetch figures and the lag warning on /metrics", async () => {

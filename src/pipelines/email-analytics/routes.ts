@@ -45,21 +45,11 @@ const statsSchema = z.object({
   spam_complaints: z.number(),
 });
 
-/** Answers a usage problem as 400 with its one-line message. */
-async function badRequestOn<T>(
-  body: () => Promise<T>,
-): Promise<T | { status: number; body: unknown }> {
-  try {
-    return await body();
-  } catch (err) {
-    const exitCode = (err as { exitCode?: number }).exitCode;
-    if (exitCode === 2) return { status: 400, body: { error: (err as Error).message } };
-    if (exitCode === 3) return { status: 409, body: { error: (err as Error).message } };
-    throw err;
-  }
-}
-
-/** status, schedule (POST, DELETE) and an email's stats. */
+/**
+ * status, schedule (POST, DELETE) and an email's stats. Errors are thrown, not answered here, so
+ * the server gives them the engine's `{"error": {"code", "message"}}` body: a UsageError 400
+ * (invalid_request), a NotFoundError 404 (not_found), an AlreadyRunningError 409 (conflict).
+ */
 export const emailAnalyticsRoutes: readonly RouteSpec[] = [
   {
     method: "get",
@@ -77,14 +67,14 @@ export const emailAnalyticsRoutes: readonly RouteSpec[] = [
     summary: "Schedule a backfill of Mailgun events between begin and end (ISO-8601)",
     body: range.strict(),
     response: z.object({ scheduled: range }),
+    errors: { 409: { description: "A backfill is being fetched: cancel it first" } },
     async handle({ body }, { runtime }) {
       const { scheduleBackfill, validateRange } = await import("./commands/schedule-command.ts");
-      return badRequestOn(async () => {
-        const { begin, end } = body as { begin: string; end: string };
-        const r = validateRange(begin, end);
-        await scheduleBackfill(runtime, r);
-        return { status: 201, body: { scheduled: r } };
-      });
+      const { begin, end } = body as { begin: string; end: string };
+      // An API caller sends body fields, not the CLI's flags: messages name them.
+      const r = validateRange(begin, end, { begin: "begin", end: "end" });
+      await scheduleBackfill(runtime, r);
+      return { status: 201, body: { scheduled: r } };
     },
   },
   {
@@ -105,16 +95,7 @@ export const emailAnalyticsRoutes: readonly RouteSpec[] = [
     response: statsSchema,
     async handle({ params }, { runtime }) {
       const { emailStats } = await import("./repos/email-stats.ts");
-      return badRequestOn(async () => {
-        try {
-          return { body: await emailStats(runtime, String(params.id)) };
-        } catch (err) {
-          if ((err as Error).name === "NotFoundError") {
-            return { status: 404, body: { error: (err as Error).message } };
-          }
-          throw err;
-        }
-      });
+      return { body: await emailStats(runtime, String(params.id)) };
     },
   },
 ];

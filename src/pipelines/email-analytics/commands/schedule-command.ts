@@ -53,12 +53,27 @@ export function parseInstant(field: string, value: unknown): Date {
   return date;
 }
 
-/** Checks a backfill range: both ends valid and end after begin. */
-export function validateRange(begin: unknown, end: unknown): ScheduledRange {
-  const b = parseInstant("--begin", begin);
-  const e = parseInstant("--end", end);
+/** How a range's two ends are named in messages: the CLI's flags, or the API's body fields. */
+export interface RangeFields {
+  begin: string;
+  end: string;
+}
+
+/** The CLI's flag names (the default). */
+export const RANGE_FLAGS: RangeFields = { begin: "--begin", end: "--end" };
+
+/** Checks a backfill range: both ends valid and end after begin; messages name `fields`. */
+export function validateRange(
+  begin: unknown,
+  end: unknown,
+  fields: RangeFields = RANGE_FLAGS,
+): ScheduledRange {
+  const b = parseInstant(fields.begin, begin);
+  const e = parseInstant(fields.end, end);
   if (e.getTime() <= b.getTime()) {
-    throw new UsageError(`--end (${e.toISOString()}) must be after --begin (${b.toISOString()})`);
+    throw new UsageError(
+      `${fields.end} (${e.toISOString()}) must be after ${fields.begin} (${b.toISOString()})`,
+    );
   }
   return { begin: b.toISOString(), end: e.toISOString() };
 }
