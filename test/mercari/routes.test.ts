@@ -64,6 +64,31 @@ describeEachDialect("mercari API", (h) => {
     expect(JSON.stringify(results)).toContain("approximated from Mercari's `updated` time");
   });
 
+  it("price trend: an impossible date or an inverted window answers 400 naming the field", async () => {
+    const w = await openWorld(h);
+    const call = api(w);
+    const id = (await call("POST", "/api/mercari/products", { name: "S", keyword: "Switch" })).body
+      .id;
+    const trend = (q: string) => call("GET", `/api/mercari/products/${id}/price-trend?${q}`);
+    for (const [q, field] of [
+      ["from=2026-02-31", "from"],
+      ["to=2026-13-01", "to"],
+      ["from=2026-02-31T10:00:00Z", "from"],
+    ] as const) {
+      const res = await trend(q);
+      expect({ q, status: res.status }).toEqual({ q, status: 400 });
+      expect(res.body.error.issues[0].path).toEqual([field]);
+    }
+    const inverted = await trend("from=2026-11-20&to=2026-11-01");
+    expect(inverted.status).toBe(400);
+    expect(inverted.body.error.message).toMatch(/to: must be after from \(2026-11-20\)/);
+    // A from after now with the default to (now) is as empty a window.
+    const future = await trend("from=2999-01-01");
+    expect(future.status).toBe(400);
+    expect(future.body.error.message).toMatch(/from .* must be before to/);
+    expect((await trend("from=2024-02-29&to=2024-03-01")).status).toBe(200);
+  });
+
   it("products CRUD, manual crawl, results, cheapest and price trend", async () => {
     const w = await openWorld(h);
     const call = api(w);

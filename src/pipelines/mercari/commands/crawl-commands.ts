@@ -14,6 +14,7 @@ import {
   productTrend,
   TREND_NOTE,
 } from "../service/operations.ts";
+import { trendBoundMs } from "../trend/trend-bounds.ts";
 import { parseCount, parseId } from "./cli-values.ts";
 
 /** `tidemark mercari crawl [--product ID] [--json]`: exit 1 saying `blocked` when blocked. */
@@ -112,18 +113,25 @@ export async function cheapestCommand(input: CommandInput, services: CliServices
   services.print(input.options.json ? JSON.stringify(out, null, 2) : resultTable(out.items));
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A `--from`/`--to` option: a real calendar day (2026-02-31 is refused, not rolled over). */
+function dateOption(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(trendBoundMs(text))) {
+    throw new UsageError(`${option} must be a date like 2026-01-31, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
 
 /** `tidemark mercari trend <productId> [--from] [--to] [--bucket] [--json]`: a table. */
 export async function trendCommand(input: CommandInput, services: CliServices): Promise<void> {
   const productId = parseId(input.args.productId, "product id");
   const o = input.options;
-  for (const key of ["from", "to"] as const) {
-    if (o[key] !== undefined && !DATE.test(String(o[key]))) {
-      throw new UsageError(
-        `--${key} must be a date like 2026-01-31, got ${JSON.stringify(o[key])}`,
-      );
-    }
+  const from = dateOption(o.from, "--from");
+  const to = dateOption(o.to, "--to");
+  // Same-shape dates compare as text; an empty window would print "nothing sold".
+  if (from !== undefined && to !== undefined && from >= to) {
+    throw new UsageError(`--to must be after --from (${from}; --to is exclusive), got ${to}`);
   }
   const bucket = o.bucket ?? "day";
   if (bucket !== "day" && bucket !== "week") {
@@ -131,8 +139,8 @@ export async function trendCommand(input: CommandInput, services: CliServices): 
   }
   const runtime = await services.runtime();
   const trend = await productTrend(runtime, productId, {
-    from: o.from as string | undefined,
-    to: o.to as string | undefined,
+    from,
+    to,
     bucket,
   });
   if (o.json) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trendBoundMs } from "../trend/trend-bounds.ts";
 
 /** The sold date's caveat, repeated wherever the API shows it. */
 export const SOLD_OUT_AT_NOTE =
@@ -97,6 +98,17 @@ export const resultsResponse = z.object({
   items: z.array(resultView),
 });
 
+function checkTrendRange(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+  // An empty window would answer "nothing sold" when the bounds were swapped.
+  if (q.from && q.to && trendBoundMs(q.from) >= trendBoundMs(q.to)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["to"],
+      message: `must be after from (${q.from}); to is exclusive`,
+    });
+  }
+}
+
 /** Query of the price-trend route. */
 export const trendQuery = z
   .object({
@@ -108,7 +120,8 @@ export const trendQuery = z
     to: z.iso.date().or(z.iso.datetime()).optional().describe("end, exclusive (default: now)"),
     bucket: z.enum(["day", "week"]).default("day").describe("week buckets start on Monday (UTC)"),
   })
-  .strict();
+  .strict()
+  .superRefine(checkTrendRange);
 
 /** One bucket of sold prices. */
 export const trendBucketView = z.object({

@@ -39,4 +39,13 @@ describe("price trend", () => {
       to: "2026-02-01T12:00:00.000Z",
     });
   });
+
+  it("an impossible date or an empty window is refused, not rolled over", () => {
+    const now = new Date("2026-02-01T12:00:00Z");
+    expect(() => trendWindow(now, "2026-02-31")).toThrow(/from must be a real date.*2026-02-31/);
+    expect(() => trendWindow(now, undefined, "2026-13-01")).toThrow(/to must be a real date/);
+    expect(() => trendWindow(now, "2026-01-20", "2026-01-01")).toThrow(/from .* must be before to/);
+    expect(() => trendWindow(now, "2026-03-01")).toThrow(/must be before to .*now/);
+    expect(trendWindow(now, "2024-02-29", "2024-03-01").from).toBe("2024-02-29T00:00:00.000Z");
+  });
 });

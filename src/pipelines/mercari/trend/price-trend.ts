@@ -1,4 +1,5 @@
-import { isoTimestamp } from "../../../engine/index.ts";
+import { isoTimestamp, UsageError } from "../../../engine/index.ts";
+import { trendBoundMs } from "./trend-bounds.ts";
 
 /** Per bucket: how many sold, and the spread of their prices. */
 export interface TrendBucket {
@@ -61,13 +62,27 @@ export function priceTrend(
     });
 }
 
-/** The [from, to) window as ISO timestamps: a date means its midnight UTC; default 30 days. */
+function boundOf(text: string, name: "from" | "to"): number {
+  const ms = trendBoundMs(text);
+  if (Number.isNaN(ms)) {
+    throw new UsageError(`${name} must be a real date or timestamp, got ${JSON.stringify(text)}`);
+  }
+  return ms;
+}
+
+/**
+ * The [from, to) window as ISO timestamps: a date means its midnight UTC; default 30 days.
+ * UsageError for an impossible date or an empty window (from not before to).
+ */
 export function trendWindow(now: Date, from?: string, to?: string): { from: string; to: string } {
-  const toIso = to
-    ? isoTimestamp(new Date(to.length === 10 ? `${to}T00:00:00Z` : to))
-    : isoTimestamp(now);
-  const fromIso = from
-    ? isoTimestamp(new Date(from.length === 10 ? `${from}T00:00:00Z` : from))
-    : isoTimestamp(new Date(Date.parse(toIso) - 30 * DAY_MS));
-  return { from: fromIso, to: toIso };
+  const toMs = to ? boundOf(to, "to") : now.getTime();
+  const fromMs = from ? boundOf(from, "from") : toMs - 30 * DAY_MS;
+  const window = { from: isoTimestamp(new Date(fromMs)), to: isoTimestamp(new Date(toMs)) };
+  if (fromMs >= toMs) {
+    // Reached with a from after now and no to: an empty table would look like "nothing sold".
+    throw new UsageError(
+      `from (${window.from}) must be before to (${window.to}${to ? "" : ", now"}); to is exclusive`,
+    );
+  }
+  return window;
 }

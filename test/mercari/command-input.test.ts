@@ -1,0 +1,42 @@
+// Bad input to `tidemark mercari …`: exit 2 with one line naming the option at fault, on both
+// dialects.
+import { expect, it } from "vitest";
+import { cliEnv } from "../../src/testing/cli-env.ts";
+import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { runCli } from "../../src/testing/run-cli.ts";
+
+describeEachDialect("tidemark mercari bad input", (h) => {
+  /** A database with one product; `crawlEnv` applies to every command but the product's add. */
+  async function setup(crawlEnv: NodeJS.ProcessEnv = {}) {
+    const { cwd, env } = await cliEnv(h, "tm-mercari-input-");
+    const added = await runCli(
+      ["mercari", "product", "add", "--name", "S", "--keyword", "Switch"],
+      { cwd, env },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const cli = (...args: string[]) => runCli(args, { cwd, env: { ...env, ...crawlEnv } });
+    return { cli, id: added.stdout.trim() };
+  }
+
+  /** Exit 2 with exactly one line on stderr, which must match `line`. */
+  function refused(res: { code: number; stderr: string }, line: RegExp): void {
+    expect(res.code, res.stderr).toBe(2);
+    const lines = res.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+  }
+
+  it("trend: an impossible date or an inverted window names the option", async () => {
+    const { cli, id } = await setup();
+    refused(await cli("mercari", "trend", id, "--from", "2026-13-01"), /--from.*"2026-13-01"/);
+    refused(await cli("mercari", "trend", id, "--to", "2026-02-31"), /--to.*"2026-02-31"/);
+    refused(
+      await cli("mercari", "trend", id, "--from", "2026-11-20", "--to", "2026-11-01"),
+      /--to must be after --from \(2026-11-20.*2026-11-01/,
+    );
+    // A from after now, to left to its default (now): still an empty window.
+    refused(await cli("mercari", "trend", id, "--from", "2999-01-01"), /from .*must be before to/);
+    const leap = await cli("mercari", "trend", id, "--from", "2024-02-29", "--to", "2024-03-01");
+    expect(leap.code, leap.stderr).toBe(0);
+  });
+});
