@@ -89,6 +89,18 @@ describeEachDialect("mercari API", (h) => {
     expect((await trend("from=2024-02-29&to=2024-03-01")).status).toBe(200);
   });
 
+  it("results: a min_price above max_price answers 400 naming both", async () => {
+    const w = await openWorld(h);
+    const call = api(w);
+    const id = (await call("POST", "/api/mercari/products", { name: "S", keyword: "Switch" })).body
+      .id;
+    const results = (q: string) => call("GET", `/api/crawl/results/${id}?${q}`);
+    const prices = await results("min_price=500&max_price=100");
+    expect(prices.status).toBe(400);
+    expect(prices.body.error.message).toMatch(/max_price: must be at least min_price \(500\)/);
+    expect((await results("min_price=100&max_price=100")).status).toBe(200);
+  });
+
   it("products CRUD, manual crawl, results, cheapest and price trend", async () => {
     const w = await openWorld(h);
     const call = api(w);

@@ -8,7 +8,8 @@ const keyword = z
   .max(200)
   .describe("search keyword; every word must appear in a listing's name");
 
-function checkRange(
+/** Refuses a price range whose min_price is above its max_price (names max_price). */
+export function checkRange(
   p: { min_price?: number | null; max_price?: number | null },
   ctx: z.RefinementCtx,
 ): void {

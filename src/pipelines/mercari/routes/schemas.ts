@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkRange } from "../product-schemas.ts";
 import { trendBoundMs } from "../trend/trend-bounds.ts";
 
 /** The sold date's caveat, repeated wherever the API shows it. */
@@ -66,7 +67,8 @@ export const resultsQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(50),
     offset: z.coerce.number().int().min(0).default(0),
   })
-  .strict();
+  .strict()
+  .superRefine(checkRange);
 
 /** Validated results query. */
 export type ResultsQuery = z.output<typeof resultsQuery>;
