@@ -39,4 +39,19 @@ describeEachDialect("tidemark mercari bad input", (h) => {
     const leap = await cli("mercari", "trend", id, "--from", "2024-02-29", "--to", "2024-03-01");
     expect(leap.code, leap.stderr).toBe(0);
   });
+
+  it("results: a bad --limit or --status names only that option", async () => {
+    const { cli, id } = await setup();
+    for (const limit of ["0", "x", "501"]) {
+      const res = await cli("mercari", "results", id, "--limit", limit);
+      refused(res, new RegExp(`^tidemark: --limit must be .*got "?${limit}"?$`));
+      expect(res.stderr).not.toContain("--status");
+    }
+    const status = await cli("mercari", "results", id, "--status", "gone");
+    refused(status, /--status must be on_sale or sold, got "gone"/);
+    expect(status.stderr).not.toContain("--limit");
+    expect((await cli("mercari", "results", id, "--status", "sold", "--limit", "500")).code).toBe(
+      0,
+    );
+  });
 });

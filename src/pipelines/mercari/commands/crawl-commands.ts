@@ -84,17 +84,16 @@ function resultTable(items: readonly ResultView[]): string {
 /** `tidemark mercari results <productId> [--status] [--limit] [--json]`. */
 export async function resultsCommand(input: CommandInput, services: CliServices): Promise<void> {
   const productId = parseId(input.args.productId, "product id");
-  const parsed = resultsQuery.safeParse({
-    ...(input.options.status === undefined ? {} : { status: input.options.status }),
-    ...(input.options.limit === undefined ? {} : { limit: input.options.limit }),
-  });
-  if (!parsed.success) {
-    throw new UsageError(
-      `--status must be on_sale or sold and --limit 1-500 (${parsed.error.issues[0]?.message})`,
-    );
+  const { status, limit } = input.options;
+  if (status !== undefined && status !== "on_sale" && status !== "sold") {
+    throw new UsageError(`--status must be on_sale or sold, got ${JSON.stringify(status)}`);
   }
+  const count = limit === undefined ? 50 : parseCount(limit, "--limit");
+  if (count < 1 || count > 500) throw new UsageError(`--limit must be 1-500, got ${count}`);
+  // Every option was checked above, so only the query's defaults are left to fill in.
+  const query = resultsQuery.parse({ ...(status === undefined ? {} : { status }), limit: count });
   const runtime = await services.runtime();
-  const page = await productResults(runtime, productId, parsed.data);
+  const page = await productResults(runtime, productId, query);
   if (input.options.json) {
     services.print(JSON.stringify(page, null, 2));
     return;
