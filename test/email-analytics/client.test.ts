@@ -369,7 +369,12 @@ describe("email-analytics settings", () => {
     });
     expect(() => mailgunCredentials(settings, {})).toThrow(/MAILGUN_API_KEY is not set/);
     expect(() => mailgunCredentials(resolve({}), { MAILGUN_API_KEY: "k" })).toThrow(
-      /MAILGUN_DOMAIN/,
+      /tidemark\.yaml or MAILGUN_DOMAIN$/,
+    );
+    // use_env: false ignores an exported MAILGUN_DOMAIN: the message does not offer it.
+    const envIgnored = resolve({ use_env: false }, { MAILGUN_DOMAIN: "mg.test.io" });
+    expect(() => mailgunCredentials(envIgnored, { MAILGUN_API_KEY: "k" })).toThrow(
+      "set pipelines.email-analytics.domain in tidemark.yaml (use_env: false ignores MAILGUN_DOMAIN)",
     );
   });
 });

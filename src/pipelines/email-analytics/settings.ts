@@ -53,6 +53,8 @@ export interface EmailAnalyticsSettings {
   openedLagWarningMinutes: number;
   retryMaxAttempts: number;
   requestTimeoutMs: number;
+  /** false: TIDEMARK_MAILGUN_URL and MAILGUN_DOMAIN are ignored (messages must not suggest them). */
+  useEnv: boolean;
 }
 
 /** Environment variables that override `pipelines.email-analytics` keys. */
@@ -72,6 +74,7 @@ function resolve(s: z.output<typeof emailAnalyticsSettingsSchema>): EmailAnalyti
     openedLagWarningMinutes: s.opened_lag_warning_minutes,
     retryMaxAttempts: s.retry_max_attempts,
     requestTimeoutMs: s.request_timeout_ms,
+    useEnv: s.use_env,
   };
 }
 
@@ -116,8 +119,12 @@ export function mailgunCredentials(
   env: NodeJS.ProcessEnv,
 ): MailgunCredentials {
   if (settings.domain === undefined) {
+    // With use_env: false an exported MAILGUN_DOMAIN is ignored, so it is not offered as a fix.
+    const where = settings.useEnv
+      ? "in tidemark.yaml or MAILGUN_DOMAIN"
+      : "in tidemark.yaml (use_env: false ignores MAILGUN_DOMAIN)";
     throw new ConfigError(
-      "Mailgun domain is not configured: set pipelines.email-analytics.domain in tidemark.yaml or MAILGUN_DOMAIN",
+      `Mailgun domain is not configured: set pipelines.email-analytics.domain ${where}`,
     );
   }
   const apiKey = env[MAILGUN_API_KEY_ENV]?.trim();
