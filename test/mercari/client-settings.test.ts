@@ -56,4 +56,25 @@ describe("mercari settings", () => {
     expect(bad({ pages: 3 })).toMatch(/pages/);
     expect(bad({}, { TIDEMARK_MERCARI_URL: "ftp://x" })).toMatch(/TIDEMARK_MERCARI_URL/);
   });
+
+  it("a base URL with a user name or password is refused at load, the password never shown", () => {
+    const refused = (mercari: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => {
+      try {
+        resolveMercariSettings(cfg(mercari), env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    const fromEnv = refused({}, { TIDEMARK_MERCARI_URL: "http://user:hunter2pw@127.0.0.1:1" });
+    expect(fromEnv).toMatch(/TIDEMARK_MERCARI_URL.*user name or password/);
+    expect(fromEnv).not.toContain("hunter2pw");
+    const fromFile = refused({ base_url: "https://me:hunter2pw@proxy.local/" });
+    expect(fromFile).toMatch(/pipelines\.mercari\.base_url/);
+    expect(fromFile).not.toContain("hunter2pw");
+    // An @ after the host (a path or query) is no credential.
+    const fine = resolveMercariSettings(cfg({ base_url: "http://proxy.local/a@b" }), {});
+    expect(fine.baseUrl).toBe("http://proxy.local/a@b");
+  });
 });

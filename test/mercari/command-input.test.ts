@@ -1,5 +1,5 @@
-// Bad input to `tidemark mercari …`: exit 2 with one line naming the option at fault, on both
-// dialects.
+// Bad input to `tidemark mercari …` and a credentialed TIDEMARK_MERCARI_URL: exit 2 with one
+// line naming the option (or setting and variable) at fault, on both dialects.
 import { expect, it } from "vitest";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
@@ -53,5 +53,12 @@ describeEachDialect("tidemark mercari bad input", (h) => {
     expect((await cli("mercari", "results", id, "--status", "sold", "--limit", "500")).code).toBe(
       0,
     );
+  });
+
+  it("a TIDEMARK_MERCARI_URL with a password is refused before any request", async () => {
+    const { cli } = await setup({ TIDEMARK_MERCARI_URL: "http://user:hunter2pw@127.0.0.1:1" });
+    const res = await cli("mercari", "crawl");
+    refused(res, /base_url: must not contain a user name or password.*TIDEMARK_MERCARI_URL/);
+    expect(res.stderr).not.toContain("hunter2pw");
   });
 });

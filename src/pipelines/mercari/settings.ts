@@ -13,7 +13,15 @@ export const MERCARI_WEB_URL = "https://jp.mercari.com";
 
 /** `pipelines.mercari` in tidemark.yaml. */
 export const mercariSettingsSchema = z.strictObject({
-  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  base_url: z
+    .url({ protocol: /^https?$/ })
+    // fetch refuses such a URL on every request, so a crawl would only fail after its retries;
+    // `secret` keeps the password out of the error.
+    .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), {
+      message: "must not contain a user name or password",
+      params: { secret: true },
+    })
+    .optional(),
   /**
    * Requests per second to Mercari, shared by every process on the database (the engine's
    * shared rate limit); 0 turns the limit off (benchmarks against the fake only).
