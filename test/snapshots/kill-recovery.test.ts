@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { openDatabase } from "../../src/infra/db/open-database.ts";
 import { CRASH_STAGES, type CrashStage } from "../../src/pipelines/snapshots/ingest/crash-hook.ts";
+import { HistoryRepo } from "../../src/pipelines/snapshots/repos/history-repo.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { type CliFixture, cliFixture } from "./support/cli.ts";
 import { csv } from "./support/harness.ts";
@@ -90,6 +92,56 @@ describeEachDialect("snapshots: killed at any point (§15)", (h) => {
       });
       expect(passesOf(f, sha2)).toEqual([s2]);
       expect(current(f)).toBe(s2);
+    },
+  );
+
+  it.each([...COMMITTED])(
+    "SIGKILL at %s: the recovered PASS keeps its figures, stats.json and diff",
+    async (stage) => {
+      const f = await cliFixture(h);
+      f.config("acme");
+      f.put("acme", "d1.csv", D1, 120);
+      const s1 = (await runJson(f)).result.run_id as string;
+      // 9 good rows and 1 bad one (qty not a number); A1 changed, A2 removed, 8 added.
+      const rows = Array.from({ length: 8 }, (_, i) => `B${i},b,${i},1.00`);
+      const body = csv("A1,a,7,1.00", ...rows, "C1,c,many,1.00");
+      f.put("acme", "d2.csv", body, 60);
+      const killed = await f.spawn(["snapshots", "run", "acme"], {
+        TIDEMARK_SNAPSHOTS_CRASH_AT: stage,
+      });
+      expect(killed.code, killed.stderr).not.toBe(0);
+      await sleep(1200);
+      expect((await runJson(f)).result.recovery.repaired).toContain("manifest");
+
+      const s2 = current(f);
+      const runDir = path.join(f.root, "runs", s2);
+      const manifest = JSON.parse(readFileSync(path.join(runDir, "manifest.json"), "utf8"));
+      expect(manifest).toMatchObject({
+        status: "PASS",
+        recovered: true,
+        good_rows: 9,
+        bad_rows: 1,
+        total_rows: 10,
+        bad_ratio: 0.1,
+        input_size: Buffer.byteLength(body),
+        previous_state_run_id: s1,
+        artifacts: { stats: `runs/${s2}/stats.json`, bad: `runs/${s2}/bad.ndjson` },
+      });
+      const stats = JSON.parse(readFileSync(path.join(runDir, "stats.json"), "utf8"));
+      expect(stats.diff).toMatchObject({ added: 8, removed: 1, changed: 1, previous_run_id: s1 });
+      const db = await openDatabase(f.target);
+      try {
+        expect(await new HistoryRepo(db).get(s2)).toMatchObject({
+          status: "PASS",
+          good_rows: 9,
+          bad_rows: 1,
+          added: 8,
+          removed: 1,
+          changed: 1,
+        });
+      } finally {
+        await db.close();
+      }
     },
   );
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Registry } from "../../../src/engine/registry/registry.ts";
+import type { DatabaseTarget } from "../../../src/infra/config/load-config.ts";
 import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
 import { databaseUrl } from "../../../src/testing/cli-env.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
@@ -14,6 +15,8 @@ export interface CliFixture {
   dataDir: string;
   root: string;
   env: NodeJS.ProcessEnv;
+  /** The fixture's database (to read tables the CLI does not print). */
+  target: DatabaseTarget;
   /** In-process CLI (fast). */
   run(argv: string[]): Promise<CliResult>;
   /** The real binary in a child process (for kills and true parallelism). */
@@ -44,6 +47,7 @@ export async function cliFixture(
     dataDir,
     root,
     env,
+    target,
     run: (argv) => runCli(argv, { cwd, env, registry }),
     spawn: (argv, extra = {}) =>
       spawnCli(argv, { cwd, env: { ...env, ...extra }, timeoutMs: 120_000 }),

@@ -27,7 +27,29 @@ function artifactKeys(runId: string, workDir: string | undefined): Manifest["art
   };
 }
 
-/** Writes stats.json and manifest.json of a run (stats first: the manifest closes the run). */
+/**
+ * Saves a run's facts, bad rows and stats.json under runs/<run_id>/. A PASS does it before the
+ * switch: a run killed after the switch leaves them for recovery to write the manifest from.
+ */
+export async function saveRunArtifacts(
+  scope: RunScope,
+  stats: Stats,
+  workDir: string | undefined,
+): Promise<void> {
+  const names = [RUN_FILES.facts, RUN_FILES.bad].filter(
+    (n) => workDir !== undefined && existsSync(path.join(workDir, n)),
+  );
+  await scope.deps.storage.saveRunFiles(scope.runId, names);
+  await writeStats(scope, stats);
+}
+
+const writeStats = (scope: RunScope, stats: Stats) =>
+  scope.deps.storage.writeText(`${runDir(scope.runId)}/${RUN_FILES.stats}`, documentText(stats));
+
+/**
+ * Writes stats.json and manifest.json of a run (stats first: the manifest closes the run), and
+ * its facts and bad rows unless `saved` (saveRunArtifacts did, before the switch).
+ */
 export async function writeRunDocuments(
   scope: RunScope,
   stats: Stats,
@@ -36,14 +58,12 @@ export async function writeRunDocuments(
     "run_id" | "supplier" | "started_at" | "code_commit" | "artifacts" | "engine_run_id"
   >,
   workDir: string | undefined,
+  saved = false,
 ): Promise<string> {
   const { storage } = scope.deps;
-  const names = [RUN_FILES.facts, RUN_FILES.bad].filter(
-    (n) => workDir !== undefined && existsSync(path.join(workDir, n)),
-  );
   if (workDir) await rm(path.join(workDir, WORK_KEYS_DIR), { recursive: true, force: true });
-  await storage.saveRunFiles(scope.runId, names);
-  await storage.writeText(`${runDir(scope.runId)}/${RUN_FILES.stats}`, documentText(stats));
+  if (saved) await writeStats(scope, stats);
+  else await saveRunArtifacts(scope, stats, workDir);
   const full: Manifest = {
     run_id: scope.runId,
     supplier: scope.supplier,

@@ -9,7 +9,7 @@ import { destinationDir, keyBucketName, RUN_FILES, STATE_FILES } from "../layout
 import type { SnapshotStorage, StatePointer } from "../storage/snapshot-storage.ts";
 import { crashPoint } from "./crash-hook.ts";
 import { decideDq } from "./dq.ts";
-import { failRun, writeRunDocuments } from "./finish-run.ts";
+import { failRun, saveRunArtifacts, writeRunDocuments } from "./finish-run.ts";
 import { type Parsed, parseInput, WORK_KEYS_DIR } from "./parse-input.ts";
 import { publishState } from "./publish-state.ts";
 import { buildStats, type Stats } from "./run-documents.ts";
@@ -122,6 +122,8 @@ export async function processFile(
     return failRun(scope, { reason: dq.reason, detail: dq.detail, input: chosen, stats, workDir });
   }
 
+  // Before the switch: a run killed after it leaves recovery its figures and diff.
+  await saveRunArtifacts(scope, stats, workDir);
   crashPoint("before-state");
   const pointer = await publishState({
     storage,
@@ -171,6 +173,7 @@ export async function processFile(
       previous_state_run_id: diff.previous_run_id,
     },
     workDir,
+    true,
   );
   const { samples: _samples, ...diffCounts } = diff;
   await scope.history.finish(scope.runId, {

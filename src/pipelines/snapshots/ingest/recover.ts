@@ -86,62 +86,88 @@ async function repairPublished(
   report: RecoveryReport,
 ): Promise<void> {
   const { storage, supplier } = r;
+  // Written before the switch (process-file.ts): the run's figures and diff.
+  const statsKey = `${runDir(current.run_id)}/${RUN_FILES.stats}`;
+  const statsText = await storage.readText(statsKey);
+  const stats = statsText ? (JSON.parse(statsText) as Stats) : undefined;
   const needAccepted = !(await storage.stat(acceptedKey(supplier, current.input_sha256)));
   const needManifest = !(await storage.stat(manifestKey(current.run_id)));
-  // The manifest is the last step of a publication: with it and the record, nothing is left.
-  if (!needAccepted && !needManifest) {
-    await r.history.markPublished(current, current.published_at, current.fact_count);
-    return;
-  }
   if (needAccepted) {
     await writeAccepted(storage, current);
     report.repaired.push("accepted_runs record");
   }
-  let movedTo: string | null = null;
-  const inboxKey = `${inboxDir(supplier)}/${current.input_filename}`;
-  if (
-    (await storage.stat(inboxKey)) &&
-    (await hashStored(storage, inboxKey)) === current.input_sha256
-  ) {
-    movedTo = await moveIfPresent(storage, inboxKey, destinationDir(supplier, "accepted"));
+  // The manifest is the last step of a publication: with it and the record, nothing is left.
+  if (needAccepted || needManifest) {
+    const movedTo = await archiveInput(storage, current);
     if (movedTo) report.repaired.push("input archived");
+    if (needManifest) {
+      const manifest = await recoveredManifest(r, current, stats, movedTo);
+      await storage.writeText(manifestKey(current.run_id), documentText(manifest));
+      report.repaired.push("manifest");
+    }
   }
-  if (needManifest) {
-    const statsText = await storage.readText(`${runDir(current.run_id)}/${RUN_FILES.stats}`);
-    const stats = statsText ? (JSON.parse(statsText) as Stats) : undefined;
-    const row = await r.history.get(current.run_id);
-    const manifest: Manifest = {
-      run_id: current.run_id,
-      supplier,
-      input_filename: current.input_filename,
-      input_sha256: current.input_sha256,
-      started_at:
-        row?.started_at ??
-        parseSnapshotRunId(current.run_id)?.startedAt.toISOString() ??
-        current.created_at,
-      finished_at: current.published_at,
-      good_rows: stats?.good_rows ?? current.fact_count,
-      bad_rows: stats?.bad_rows ?? 0,
-      status: "PASS",
-      code_commit: codeCommit(),
-      fail_reason: null,
-      fail_detail: null,
-      total_rows: stats?.total_rows ?? current.fact_count,
-      bad_ratio: stats?.bad_ratio ?? 0,
-      input_size: null,
-      input_moved_to: movedTo,
-      state_path: current.state_path,
-      previous_state_run_id: stats?.diff?.previous_run_id ?? null,
-      engine_run_id: row?.engine_run_id ?? null,
-      artifacts: {
-        facts: `${runDir(current.run_id)}/${RUN_FILES.facts}`,
-        bad: `${runDir(current.run_id)}/${RUN_FILES.bad}`,
-        stats: statsText ? `${runDir(current.run_id)}/${RUN_FILES.stats}` : null,
-      },
-      recovered: true,
-    };
-    await storage.writeText(manifestKey(current.run_id), documentText(manifest));
-    report.repaired.push("manifest");
+  await r.history.markPublished(current, current.published_at, {
+    good_rows: stats?.good_rows ?? current.fact_count,
+    bad_rows: stats?.bad_rows ?? null,
+    added: stats?.diff?.added ?? null,
+    removed: stats?.diff?.removed ?? null,
+    changed: stats?.diff?.changed ?? null,
+  });
+}
+
+/** Moves the published input from the inbox to the archive if it is still there. */
+async function archiveInput(storage: SnapshotStorage, current: StatePointer) {
+  const inboxKey = `${inboxDir(current.supplier)}/${current.input_filename}`;
+  if (
+    !(await storage.stat(inboxKey)) ||
+    (await hashStored(storage, inboxKey)) !== current.input_sha256
+  ) {
+    return null;
   }
-  await r.history.markPublished(current, current.published_at, current.fact_count);
+  return moveIfPresent(storage, inboxKey, destinationDir(current.supplier, "accepted"));
+}
+
+/** The manifest of a published run whose process died before writing it. */
+async function recoveredManifest(
+  r: { storage: SnapshotStorage; history: HistoryRepo; supplier: string },
+  current: StatePointer,
+  stats: Stats | undefined,
+  movedTo: string | null,
+): Promise<Manifest> {
+  const row = await r.history.get(current.run_id);
+  const artifact = async (name: string) => {
+    const key = `${runDir(current.run_id)}/${name}`;
+    return (await r.storage.stat(key)) ? key : null;
+  };
+  return {
+    run_id: current.run_id,
+    supplier: r.supplier,
+    input_filename: current.input_filename,
+    input_sha256: current.input_sha256,
+    started_at:
+      row?.started_at ??
+      parseSnapshotRunId(current.run_id)?.startedAt.toISOString() ??
+      current.created_at,
+    finished_at: current.published_at,
+    good_rows: stats?.good_rows ?? current.fact_count,
+    // Without stats.json (a run of an older version) the bad rows are unknown: none counted.
+    bad_rows: stats?.bad_rows ?? 0,
+    status: "PASS",
+    code_commit: codeCommit(),
+    fail_reason: null,
+    fail_detail: null,
+    total_rows: stats?.total_rows ?? current.fact_count,
+    bad_ratio: stats?.bad_ratio ?? 0,
+    input_size: typeof stats?.input.size === "number" ? stats.input.size : null,
+    input_moved_to: movedTo,
+    state_path: current.state_path,
+    previous_state_run_id: stats?.diff?.previous_run_id ?? null,
+    engine_run_id: row?.engine_run_id ?? null,
+    artifacts: {
+      facts: await artifact(RUN_FILES.facts),
+      bad: await artifact(RUN_FILES.bad),
+      stats: stats ? `${runDir(current.run_id)}/${RUN_FILES.stats}` : null,
+    },
+    recovered: true,
+  };
 }

@@ -76,7 +76,7 @@ export class HistoryRepo {
   async markPublished(
     pointer: { run_id: string; supplier: string; input_filename: string; input_sha256: string },
     publishedAt: string,
-    goodRows: number,
+    counts: Pick<RunTable, "good_rows" | "bad_rows" | "added" | "removed" | "changed">,
   ): Promise<void> {
     const existing = await this.get(pointer.run_id);
     if (existing?.status === "PASS") return;
@@ -94,7 +94,12 @@ export class HistoryRepo {
       published_at: publishedAt,
       input_filename: pointer.input_filename,
       input_sha256: pointer.input_sha256,
-      good_rows: existing?.good_rows ?? goodRows,
+      // A finished row keeps its own figures; a RUNNING or INTERRUPTED one gets the state's.
+      good_rows: existing?.good_rows ?? counts.good_rows,
+      bad_rows: existing?.bad_rows ?? counts.bad_rows,
+      added: existing?.added ?? counts.added,
+      removed: existing?.removed ?? counts.removed,
+      changed: existing?.changed ?? counts.changed,
       reason_code: null,
       detail: "recovered after an interruption",
     });
