@@ -117,7 +117,9 @@ function dateOption(value: unknown, option: string): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(trendBoundMs(text))) {
-    throw new UsageError(`${option} must be a date like 2026-01-31, got ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `${option} must be a calendar date like 2026-01-31, got ${JSON.stringify(text)}`,
+    );
   }
   return text;
 }
