@@ -129,7 +129,11 @@ describeEachDialect("a run whose process dies", (h) => {
 
     const after = JSON.parse((await runCli(["runs", "ls", "--json"], o)).stdout);
     expect(after).toMatchObject([
-      { jobName: "doomed", status: "abandoned", error: "process died: lease expired" },
+      {
+        jobName: "doomed",
+        status: "abandoned",
+        error: "lease lost: it expired without renewal (the process died or stalled)",
+      },
     ]);
     await runCli(["job", "update", "doomed", "--params", '{"message":"again"}'], o);
     const again = await runCli(["run", "doomed"], o);

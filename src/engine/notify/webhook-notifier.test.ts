@@ -115,7 +115,12 @@ describe("failure webhook", () => {
     n.attach(events);
     events.emitRunEnded(failed({ status: "succeeded", error: null }));
     events.emitRunEnded(failed({ status: "skipped", error: null }));
-    events.emitRunEnded(failed({ status: "abandoned", error: "process died: lease expired" }));
+    events.emitRunEnded(
+      failed({
+        status: "abandoned",
+        error: "lease lost: it expired without renewal (the process died or stalled)",
+      }),
+    );
     await n.drain(5000);
     expect(server.requests).toHaveLength(1);
     expect(JSON.parse(server.requests[0]!.body)).toMatchObject({
@@ -185,7 +190,7 @@ describeEachDialect("failure webhook wired to runs", (h) => {
     expect(JSON.parse(server.requests[1]!.body)).toMatchObject({
       event: "run.abandoned",
       job: "ghost",
-      error: "process died: lease expired",
+      error: "lease lost: it expired without renewal (the process died or stalled)",
       finished_at: "2026-03-01T10:00:05.000Z",
     });
   });

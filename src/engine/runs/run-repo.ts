@@ -56,6 +56,13 @@ export interface RunFilter {
   limit?: number;
 }
 
+/**
+ * Why a sweep abandons a run whose lease expired unrenewed. Its process may be dead or only
+ * stalled (paused, frozen); a stalled one that wakes records its own end over this.
+ */
+export const LEASE_EXPIRED_ERROR =
+  "lease lost: it expired without renewal (the process died or stalled)";
+
 /** Reads and writes `tm_runs`. */
 export class RunRepo {
   readonly #db: Kysely<EngineTables>;
@@ -89,11 +96,16 @@ export class RunRepo {
       .execute();
   }
 
-  /** Records a run's end. Only a `running` run is finished (an abandoned one stays abandoned). */
+  /**
+   * Records a run's end. Only a `running` run is finished: an abandoned one stays abandoned, but
+   * a run that was marked abandoned while it was alive (paused past its lease, then woken) and
+   * now ends `abandoned` itself replaces the sweep's guess with its own account ("lease lost").
+   */
   async finish(
     runId: string,
     end: { status: RunStatus; finishedAt: string; summary: unknown; error: string | null },
   ): Promise<void> {
+    const ending: RunStatus[] = end.status === "abandoned" ? ["running", "abandoned"] : ["running"];
     await this.#db
       .updateTable("tm_runs")
       .set({
@@ -103,7 +115,7 @@ export class RunRepo {
         error: end.error,
       })
       .where("run_id", "=", runId)
-      .where("status", "=", "running")
+      .where("status", "in", ending)
       .execute();
   }
 
@@ -172,11 +184,11 @@ export class RunRepo {
   }
 
   /**
-   * Marks `running` runs whose lease is gone or expired as `abandoned`: their process died.
-   * Returns the run ids marked.
+   * Marks `running` runs whose lease is gone or expired as `abandoned`: their process died or
+   * stalled. Returns the run ids marked.
    */
   async markAbandoned(nowIso: string): Promise<string[]> {
-    return this.#abandon(nowIso, "process died: lease expired", (q) =>
+    return this.#abandon(nowIso, LEASE_EXPIRED_ERROR, (q) =>
       q.where(({ not, exists, selectFrom }) =>
         not(
           exists(

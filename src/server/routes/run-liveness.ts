@@ -1,8 +1,5 @@
-import type { RunRecord } from "../../engine/runs/run-repo.ts";
+import { LEASE_EXPIRED_ERROR, type RunRecord } from "../../engine/runs/run-repo.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
-
-/** What RunRepo.markAbandoned would record for a run whose lease is gone or expired. */
-const ABANDONED_ERROR = "process died: lease expired";
 
 /**
  * The run as it stands now, without writing: a `running` run whose lease is gone, held by
@@ -22,6 +19,6 @@ export async function runAsOfNow(
     ...run,
     status: "abandoned",
     finishedAt: ours ? lease.expires_at : null,
-    error: ABANDONED_ERROR,
+    error: LEASE_EXPIRED_ERROR,
   };
 }

@@ -76,7 +76,7 @@ describeEachDialect("run routes", (h) => {
       runId: id,
       status: "abandoned",
       finishedAt: "2026-01-15T09:31:00.000Z",
-      error: "process died: lease expired",
+      error: "lease lost: it expired without renewal (the process died or stalled)",
     };
     expect((await get("/api/runs")).runs).toMatchObject([dead]);
     expect(await get(`/api/runs/${id}`)).toMatchObject(dead);
