@@ -62,6 +62,22 @@ describeEachDialect("mercari API", (h) => {
     }
     const results = doc.paths["/api/crawl/results/{productId}"].get;
     expect(JSON.stringify(results)).toContain("approximated from Mercari's `updated` time");
+    // The document lists the answers the routes really give.
+    const answers = (path: string, method: string) =>
+      Object.keys(doc.paths[path][method].responses).sort();
+    expect(answers("/api/mercari/products", "post")).toEqual(["201", "400", "401", "500"]);
+    expect(answers("/api/crawl/execute", "post")).toEqual([
+      "200",
+      "400",
+      "401",
+      "404",
+      "500",
+      "502",
+    ]);
+    expect(
+      doc.paths["/api/crawl/execute"].post.responses["502"].content["application/json"].schema
+        .properties.error,
+    ).toMatchObject({ enum: ["blocked"] });
   });
 
   it("price trend: an impossible date or an inverted window answers 400 naming the field", async () => {

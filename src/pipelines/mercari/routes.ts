@@ -25,6 +25,13 @@ function lazy(name: keyof Handlers) {
   };
 }
 
+/** What a blocked crawl answers (502): the specification's `{"error":"blocked"}`, with why. */
+const blockedResponse = z.object({
+  error: z.literal("blocked"),
+  reason: z.string(),
+  message: z.string(),
+});
+
 const deleted = z.object({ id: z.number().int(), results_deleted: z.number().int() });
 
 /**
@@ -41,6 +48,13 @@ export const mercariRoutes: readonly RouteSpec[] = [
       "Mercari: crawl the search of one product (productId) or of every enabled product now; detail checks go to the queue. 502 {error: blocked} when Mercari blocks the crawler (nothing is deleted)",
     body: executeBody,
     response: executeResponse,
+    errors: {
+      404: { description: "No such product" },
+      502: {
+        description: "Mercari blocked the crawler (nothing is deleted)",
+        schema: blockedResponse,
+      },
+    },
     handle: lazy("execute"),
   },
   {
@@ -66,6 +80,7 @@ export const mercariRoutes: readonly RouteSpec[] = [
     summary: "Create a product with its crawl setting (201)",
     body: productCreateInput,
     response: productView,
+    status: 201,
     handle: lazy("createProduct"),
   },
   {
