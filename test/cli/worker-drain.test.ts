@@ -172,11 +172,18 @@ describeEachDialect("tidemark worker --drain", (h) => {
 
   it("refuses an unknown --queue with exit 2, naming the known ones", async () => {
     const { cli } = await setup(h);
-    const r = await cli("worker", "--drain", "--queue", "drain.nope");
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toBe(
-      "tidemark: worker --queue: unknown queue(s) drain.nope; known: tidemark.run, drain.step\n",
-    );
+    // The same for a draining worker, a long-running worker and serve.
+    for (const argv of [
+      ["worker", "--drain", "--queue", "drain.nope"],
+      ["worker", "--queue", "drain.nope"],
+      ["serve", "--insecure-no-auth", "--port", "0", "--queue", "drain.nope"],
+    ]) {
+      const r = await cli(...argv);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        "tidemark: --queue: unknown queue(s) drain.nope; known: tidemark.run, drain.step\n",
+      );
+    }
   });
 
   it("refuses --drain with --metrics-port (exit 2, nothing started)", async () => {

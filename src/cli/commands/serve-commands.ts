@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { UsageError } from "../../engine/errors.ts";
+import { checkQueueNames, collectQueueHandlers } from "../../engine/workers/index.ts";
 import { DEFAULT_SERVER_SETTINGS } from "../../infra/config/load-config.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
@@ -10,6 +11,12 @@ function port(value: string): number {
     throw new InvalidArgumentError(`expected a port from 0 to 65535, got ${JSON.stringify(value)}`);
   }
   return Number(value);
+}
+
+/** `--queue` names checked against the registry's queues, before anything is opened. */
+function checkQueues(session: CliSession, names: string[] | undefined): void {
+  const known = collectQueueHandlers(session.registry).map((h) => h.name);
+  checkQueueNames(known, names);
 }
 
 /** --concurrency and --queue of `serve` and `worker`. */
@@ -74,6 +81,7 @@ export function registerServeCommands(program: Command, session: CliSession): vo
         const config = await session.config();
         // Refused before anything is opened: exit 2 with the reason.
         apiTokensOrRefuse({ config }, opts.insecureNoAuth ?? false);
+        checkQueues(session, opts.queue);
         const server = config.server;
         const runtime = await session.runtime();
         await runUntilSignal(session, async () => {
@@ -127,6 +135,7 @@ export function registerServeCommands(program: Command, session: CliSession): vo
         const { startWorkerProcess } = await import("../../server/processes/worker-process.ts");
         const config = await session.config();
         // Refused before anything is opened: exit 2 with the reason.
+        checkQueues(session, opts.queue);
         const apiTokens =
           opts.metricsPort === undefined
             ? undefined

@@ -9,6 +9,7 @@ export {
   waitUntilDrained,
 } from "./drain.ts";
 export {
+  checkQueueNames,
   collectQueueHandlers,
   queueHandlerContext,
   type StartWorkersOptions,

@@ -1,4 +1,5 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
+import { UsageError } from "../errors.ts";
 import type { MessageFinish, Queue, WorkOptions } from "../queue/queue.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import type {
@@ -42,6 +43,16 @@ export interface StartWorkersOptions {
   work?: WorkOptions;
 }
 
+/** Refuses `--queue` names no handler consumes: a usage error (exit 2) naming the known ones. */
+export function checkQueueNames(known: readonly string[], names: readonly string[] | undefined) {
+  const unknown = (names ?? []).filter((n) => !known.includes(n));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--queue: unknown queue(s) ${unknown.join(", ")}; known: ${known.join(", ")}`,
+    );
+  }
+}
+
 /**
  * Starts one worker per handler on `queue`: each message's payload is validated (an invalid
  * one is dead-lettered at once) and handle() gets the runtime's services. Returns the names
@@ -53,11 +64,10 @@ export async function startQueueWorkers(
   handlers: readonly QueueHandlerDefinition[] = collectQueueHandlers(runtime.registry),
   options: StartWorkersOptions = {},
 ): Promise<string[]> {
-  const known = new Set(handlers.map((h) => h.name));
-  const unknown = (options.only ?? []).filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    throw new RangeError(`unknown queue(s) ${unknown.join(", ")}; known: ${[...known].join(", ")}`);
-  }
+  checkQueueNames(
+    handlers.map((h) => h.name),
+    options.only,
+  );
   const chosen = handlers.filter((h) => !options.only || options.only.includes(h.name));
   for (const def of chosen) {
     await queue.work(

@@ -1,7 +1,7 @@
-import { UsageError } from "../../engine/errors.ts";
 import type { QueueHandlerDefinition } from "../../engine/queue/queue-handler-definition.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import {
+  checkQueueNames,
   collectQueueHandlers,
   deadLettersSince,
   type NewDeadLetters,
@@ -44,12 +44,7 @@ export async function drainQueues(runtime: Runtime, options: DrainOptions): Prom
   const all = collectQueueHandlers(runtime.registry);
   const known = all.map((h) => h.name);
   // Checked before anything is opened: a typo is a usage error (exit 2), nothing started.
-  const unknown = (options.queues ?? []).filter((n) => !known.includes(n));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `worker --queue: unknown queue(s) ${unknown.join(", ")}; known: ${known.join(", ")}`,
-    );
-  }
+  checkQueueNames(known, options.queues);
   const names = known.filter((n) => !options.queues || options.queues.includes(n));
   const services = await openProcessServices(runtime);
   let handled = 0;
