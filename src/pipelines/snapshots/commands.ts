@@ -17,7 +17,7 @@ export const snapshotsCommands: readonly CommandSpec[] = [
       },
       {
         flags: "--dry-run",
-        description: "only report what the inbox step would do; change nothing",
+        description: "report what a run would do (recovery, inbox, the file read); write nothing",
       },
       { flags: "--json", description: "print the results as JSON" },
     ],

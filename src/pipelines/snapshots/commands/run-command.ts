@@ -5,17 +5,19 @@ import {
   ExitCode,
   executeRun,
   interruptSignal,
+  type Runtime,
   TidemarkError,
   UsageError,
 } from "../../../engine/index.ts";
 import { describeResult } from "../ingest/describe-result.ts";
+import { planIngestion } from "../ingest/plan-run.ts";
 import type { IngestResult } from "../ingest/types.ts";
 import { checkSupplierName, isSupplierName } from "../layout/supplier-name.ts";
 import { supplierLeaseKey } from "../params.ts";
 import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
-import { ensureSupplierJob } from "../suppliers/supplier-job.ts";
+import { ensureSupplierJob, findSupplierJob, supplierJobName } from "../suppliers/supplier-job.ts";
 
 /** One supplier's outcome in `snapshots run`, with the stored job that ran. */
 type Outcome = { job: string } & (
@@ -44,12 +46,50 @@ async function allSuppliers(configDir: string, inboxes: string[]): Promise<strin
   return [...new Set([...configs, ...inboxes])].filter(isSupplierName).sort();
 }
 
+/** One supplier's engine run of its stored job (added when it has none). */
+async function runSupplier(
+  runtime: Runtime,
+  s: string,
+  signal: AbortSignal,
+  added: string[],
+): Promise<Outcome> {
+  const job = await ensureSupplierJob(runtime, s);
+  if (job.added) added.push(job.name);
+  try {
+    const report = await executeRun(runtime, {
+      jobName: job.name,
+      jobType: "snapshots.ingest",
+      params: job.params,
+      signal,
+    });
+    const result = report.summary as unknown as IngestResult;
+    if (typeof result.status === "string" && result.run_id) {
+      return { job: job.name, supplier: s, kind: "result", result };
+    }
+    const error = report.error ?? "unknown error";
+    return { job: job.name, supplier: s, kind: "error", error, engine_run_id: report.runId };
+  } catch (err) {
+    if (!(err instanceof AlreadyRunningError)) throw err;
+    return { job: job.name, supplier: s, kind: "locked", holder: err.holder ?? null };
+  }
+}
+
+/** A dry run of one supplier: read only, no job added, no run recorded, nothing moved. */
+async function planSupplier(runtime: Runtime, s: string, added: string[]): Promise<Outcome> {
+  const job = (await findSupplierJob(runtime, s))?.name;
+  if (!job) added.push(supplierJobName(s));
+  const settings = resolveSettings(runtime.config);
+  const deps = { ...runtime, settings, storage: openStorage(settings, runtime.blobs) };
+  const result = await planIngestion(deps, s, "");
+  return { job: job ?? supplierJobName(s), supplier: s, kind: "result", result };
+}
+
 /**
  * `tidemark snapshots run <supplier> | --all`: each supplier is an engine run of its stored
  * `snapshots.ingest` job (`snapshots.<supplier>`, added when the supplier has none), recorded in
  * tm_runs under the one run id the manifest carries, holding the lease `snapshots:<supplier>`.
  * Exit 0 PASS or nothing to do, 1 FAIL, 2 usage/config (incl. a FAIL for a missing or invalid
- * supplier config), 3 another run holds the supplier's lock.
+ * supplier config), 3 another run holds the supplier's lock. `--dry-run` writes nothing.
  */
 export async function runCommand(
   services: CliServices,
@@ -72,32 +112,11 @@ export async function runCommand(
   const interrupt = interruptSignal();
   try {
     for (const s of suppliers) {
-      const job = await ensureSupplierJob(runtime, s);
-      if (job.added) added.push(job.name);
-      try {
-        const report = await executeRun(runtime, {
-          jobName: job.name,
-          jobType: "snapshots.ingest",
-          params: job.params,
-          dryRun: opts.dryRun,
-          signal: interrupt.signal,
-        });
-        const result = report.summary as unknown as IngestResult;
-        if (typeof result.status === "string" && result.run_id) {
-          outcomes.push({ job: job.name, supplier: s, kind: "result", result });
-        } else {
-          outcomes.push({
-            job: job.name,
-            supplier: s,
-            kind: "error",
-            error: report.error ?? "unknown error",
-            engine_run_id: report.runId,
-          });
-        }
-      } catch (err) {
-        if (!(err instanceof AlreadyRunningError)) throw err;
-        outcomes.push({ job: job.name, supplier: s, kind: "locked", holder: err.holder ?? null });
-      }
+      outcomes.push(
+        opts.dryRun
+          ? await planSupplier(runtime, s, added)
+          : await runSupplier(runtime, s, interrupt.signal, added),
+      );
       if (interrupt.signal.aborted) break;
     }
   } finally {
@@ -118,7 +137,9 @@ export async function runCommand(
     // Said last: the first line stays the outcome.
     for (const name of added) {
       services.print(
-        `Added job ${name} (snapshots.ingest, no schedule) for this run: tidemark job show ${name}`,
+        opts.dryRun
+          ? `A real run would add job ${name} (snapshots.ingest, no schedule) first`
+          : `Added job ${name} (snapshots.ingest, no schedule) for this run: tidemark job show ${name}`,
       );
     }
   }

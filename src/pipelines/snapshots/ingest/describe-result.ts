@@ -4,7 +4,9 @@ import type { IngestResult } from "./types.ts";
 /** Human-readable lines for one ingestion. */
 export function describeResult(r: IngestResult): string[] {
   const head = r.status === "FAIL" ? `FAIL ${r.reason_code}` : r.status;
-  const lines = [`${r.supplier}: ${head} (run ${r.run_id})`];
+  // `snapshots run --dry-run` records no run: it has no id to show.
+  const run = r.run_id ? `run ${r.run_id}` : "dry run, nothing written";
+  const lines = [`${r.supplier}: ${head} (${run})`];
   if (r.status === "FAIL" || r.status === "NO_INPUT" || r.status === "PLANNED") {
     if (r.detail) lines.push(`  ${r.detail}`);
   }
@@ -35,26 +37,33 @@ export function describeResult(r: IngestResult): string[] {
   if (r.inbox.in_flight.length)
     inbox.push(`${r.inbox.in_flight.length} upload(s) in progress (*.tmp)`);
   if (inbox.length) lines.push(`  inbox: ${inbox.join(", ")}`);
+  const recovery = recoveryLine(r);
+  if (recovery) lines.push(recovery);
+  if (r.manifest_path) lines.push(`  manifest: ${r.manifest_path}`);
+  return lines;
+}
+
+/** What recovery did (or, for a dry run, would do first), or null when nothing. */
+function recoveryLine(r: IngestResult): string | null {
   const rec = r.recovery;
   // Summaries recorded before removedLeftovers existed lack it (`runs show` renders them too).
   const left = rec.removedLeftovers ?? [];
-  if (rec.interrupted.length || rec.repaired.length || rec.removedOrphans.length || left.length) {
-    const count = (kind: string) => left.filter((l) => l.kind === kind).length;
-    const bytes = left.reduce((sum, l) => sum + l.bytes, 0);
-    const parts = [
-      ...(rec.interrupted.length ? [`interrupted run(s) ${rec.interrupted.join(", ")}`] : []),
-      ...(rec.repaired.length ? [`redone: ${rec.repaired.join(", ")}`] : []),
-      ...(rec.removedOrphans.length
-        ? [`removed unpublished state(s) ${rec.removedOrphans.join(", ")}`]
-        : []),
-      ...(left.length
-        ? [
-            `removed what killed runs left: ${count("workdir")} work dir(s), ${count("partial")} unfinished upload(s), ${formatBytes(bytes)}`,
-          ]
-        : []),
-    ];
-    lines.push(`  recovery: ${parts.join("; ")}`);
-  }
-  if (r.manifest_path) lines.push(`  manifest: ${r.manifest_path}`);
-  return lines;
+  if (!rec.interrupted.length && !rec.repaired.length && !rec.removedOrphans.length && !left.length)
+    return null;
+  const planned = r.status === "PLANNED";
+  const count = (kind: string) => left.filter((l) => l.kind === kind).length;
+  const bytes = left.reduce((sum, l) => sum + l.bytes, 0);
+  const parts = [
+    ...(rec.interrupted.length ? [`interrupted run(s) ${rec.interrupted.join(", ")}`] : []),
+    ...(rec.repaired.length ? [`${planned ? "redo" : "redone"}: ${rec.repaired.join(", ")}`] : []),
+    ...(rec.removedOrphans.length
+      ? [`${planned ? "remove" : "removed"} unpublished state(s) ${rec.removedOrphans.join(", ")}`]
+      : []),
+    ...(left.length
+      ? [
+          `${planned ? "remove" : "removed"} what killed runs left: ${count("workdir")} work dir(s), ${count("partial")} unfinished upload(s), ${formatBytes(bytes)}`,
+        ]
+      : []),
+  ];
+  return `  ${planned ? "would first recover" : "recovery"}: ${parts.join("; ")}`;
 }

@@ -10,6 +10,7 @@ import { loadReasonCodes } from "../reason-codes/load-reason-codes.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
 import { crashPoint } from "./crash-hook.ts";
 import { failRun } from "./finish-run.ts";
+import { planIngestion } from "./plan-run.ts";
 import { processFile } from "./process-file.ts";
 import { emptyRecoveryReport, recover } from "./recover.ts";
 import { manifestKey } from "./run-documents.ts";
@@ -45,11 +46,7 @@ function inboxSummary(s: Selection | undefined): IngestResult["inbox"] {
   };
 }
 
-function noFileResult(
-  scope: RunScope,
-  status: "NO_INPUT" | "PLANNED",
-  detail: string,
-): IngestResult {
+function noFileResult(scope: RunScope, status: "NO_INPUT", detail: string): IngestResult {
   return {
     supplier: scope.supplier,
     run_id: scope.runId,
@@ -78,6 +75,8 @@ export async function ingestSupplier(
 ): Promise<IngestResult> {
   const supplier = checkSupplierName(supplierName);
   loadReasonCodes();
+  // A dry run writes nothing: no run row, no recovery, no move.
+  if (deps.dryRun) return planIngestion(deps, supplier, deps.runId);
   const history = new HistoryRepo(deps.db);
   const { runId, startedAt } = await startRun(deps, history, supplier);
   const scope: RunScope = {
@@ -107,7 +106,6 @@ export async function ingestSupplier(
 
 async function ingest(scope: RunScope): Promise<IngestResult> {
   const { deps, supplier, history } = scope;
-  if (deps.dryRun) return plan(scope);
   scope.recovery = await recover({
     storage: deps.storage,
     history,
@@ -161,34 +159,4 @@ async function ingest(scope: RunScope): Promise<IngestResult> {
   }
   crashPoint("after-select");
   return processFile(scope, cfg, selection.chosen);
-}
-
-/** Dry run: what the inbox step would do; nothing is moved, parsed, written or repaired. */
-async function plan(scope: RunScope): Promise<IngestResult> {
-  const { deps, supplier } = scope;
-  const loaded = loadSupplierConfig(deps.settings.configDir, supplier);
-  let detail: string;
-  if (!loaded.ok) detail = `would FAIL ${loaded.reason}: ${loaded.detail}`;
-  else {
-    const selection = await selectInput(
-      deps.storage,
-      supplier,
-      {
-        windowSeconds: loaded.config.file_stability_window,
-        atomicRename: loaded.config.atomic_rename,
-      },
-      deps.clock.now(),
-      false,
-    );
-    scope.inbox = inboxSummary(selection);
-    detail = selection.chosen
-      ? `would process ${selection.chosen.entry.name}`
-      : "nothing to process";
-  }
-  await scope.history.finish(scope.runId, {
-    status: "NO_INPUT",
-    finished_at: deps.clock.now().toISOString(),
-    detail: `dry run: ${detail}`,
-  });
-  return noFileResult(scope, "PLANNED", `dry run: ${detail}`);
 }

@@ -59,6 +59,24 @@ export async function recover(r: {
   };
   const current = await storage.readCurrent(supplier);
   if (current) await repairPublished(r, current, report);
+  for (const dir of await findOrphanStates(storage, supplier, current)) {
+    await storage.removeDir(`state_store/${supplier}/${dir}`);
+    report.removedOrphans.push(dir);
+  }
+  for (const leftover of await findLeftovers(storage, r.history, supplier, r.runId)) {
+    await removeLeftover(storage, leftover);
+    report.removedLeftovers.push(leftover);
+  }
+  return report;
+}
+
+/** States never switched to (a run killed before its switch): their run ids. */
+export async function findOrphanStates(
+  storage: SnapshotStorage,
+  supplier: string,
+  current: StatePointer | undefined,
+): Promise<string[]> {
+  const orphans: string[] = [];
   for (const dir of await storage.listDirs(`state_store/${supplier}`)) {
     if (dir === current?.run_id) continue;
     const text = await storage.readText(
@@ -70,14 +88,21 @@ export async function recover(r: {
       if (current && pub.created_at < current.published_at) continue;
       if ((await publishedRunOf(storage, supplier, pub.input_sha256)) === pub.run_id) continue;
     }
-    await storage.removeDir(`state_store/${supplier}/${dir}`);
-    report.removedOrphans.push(dir);
+    orphans.push(dir);
   }
-  for (const leftover of await findLeftovers(storage, r.history, supplier, r.runId)) {
-    await removeLeftover(storage, leftover);
-    report.removedLeftovers.push(leftover);
-  }
-  return report;
+  return orphans;
+}
+
+/** Which steps of current's publication a crash left undone (empty: none). */
+export async function pendingRepairs(
+  storage: SnapshotStorage,
+  current: StatePointer,
+): Promise<string[]> {
+  const steps: string[] = [];
+  if (!(await storage.stat(acceptedKey(current.supplier, current.input_sha256))))
+    steps.push("accepted_runs record");
+  if (!(await storage.stat(manifestKey(current.run_id)))) steps.push("manifest");
+  return steps;
 }
 
 async function repairPublished(

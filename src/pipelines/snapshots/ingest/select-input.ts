@@ -67,6 +67,8 @@ export async function selectInput(
   rule: StabilityRule,
   now: Date,
   apply: boolean,
+  /** SHAs to treat as accepted besides accepted_runs (a dry run's pending recovery). */
+  acceptedToo: ReadonlySet<string> = new Set(),
 ): Promise<Selection> {
   const selection: Selection = {
     chosen: undefined,
@@ -87,7 +89,8 @@ export async function selectInput(
   for (const entry of stable) {
     const sha256 = await hashStored(storage, entry.key);
     if (sha256 === undefined) continue;
-    const accepted = (await storage.stat(acceptedKey(supplier, sha256))) !== undefined;
+    const accepted =
+      acceptedToo.has(sha256) || (await storage.stat(acceptedKey(supplier, sha256))) !== undefined;
     const file = { entry, sha256, movedTo: null };
     if (accepted || seen.has(sha256)) selection.duplicates.push(file);
     else if (!selection.chosen) selection.chosen = { entry, sha256 };

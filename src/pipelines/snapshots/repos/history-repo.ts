@@ -63,6 +63,18 @@ export class HistoryRepo {
     return rows.map((r) => r.run_id);
   }
 
+  /** Run ids of the supplier recorded RUNNING (read only: what recovery would interrupt). */
+  async runningRuns(supplier: string): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("snapshots.run")
+      .select("run_id")
+      .where("supplier", "=", supplier)
+      .where("status", "=", "RUNNING")
+      .orderBy("run_id")
+      .execute();
+    return rows.map((r) => r.run_id);
+  }
+
   /** One run. */
   async get(runId: string): Promise<RunTable | undefined> {
     return this.#db
