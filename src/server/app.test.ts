@@ -233,6 +233,7 @@ describeEachDialect("HTTP API", (h) => {
     expect(res.headers.get("location")).toBe("/api/runs/nightly_20260115T093000Z_abcdef");
     expect(await res.json()).toEqual({
       runId: "nightly_20260115T093000Z_abcdef",
+      run_id: "nightly_20260115T093000Z_abcdef",
       messageId: "0190f0f0-0000-7000-8000-000000000001",
       jobName: "nightly",
       status: "queued",

@@ -94,7 +94,10 @@ export const RunRequestBodySchema = z
 export const QueuedRunSchema = z
   .object(queuedRunSchema.shape)
   .pick({ runId: true, messageId: true, jobName: true, dryRun: true, limit: true })
-  .extend({ status: z.literal("queued") })
+  .extend({
+    status: z.literal("queued"),
+    run_id: z.string().openapi({ description: "The same as runId (the name the webhook uses)" }),
+  })
   .openapi("QueuedRun");
 
 /** Query of GET /api/runs. */

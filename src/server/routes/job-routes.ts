@@ -105,6 +105,10 @@ export function registerJobRoutes(app: OpenAPIHono, services: ServerServices): v
     const queued = await services.requestRun(job, { dryRun: body.dryRun, limit: body.limit });
     c.header("Location", `/api/runs/${encodeURIComponent(queued.runId)}`);
     const { runId, messageId, jobName, dryRun, limit } = queued;
-    return c.json({ runId, messageId, jobName, status: "queued" as const, dryRun, limit }, 202);
+    return c.json(
+      // `run_id` too: the name the webhook and the issue's contract use for the same id.
+      { runId, run_id: runId, messageId, jobName, status: "queued" as const, dryRun, limit },
+      202,
+    );
   });
 }
