@@ -13,5 +13,6 @@ export const engineMigrations: MigrationScope = {
     "0007-lease-token": await import("./0007-lease-token.ts"),
     "0008-run-request-interrupted": await import("./0008-run-request-interrupted.ts"),
     "0009-run-progress": await import("./0009-run-progress.ts"),
+    "0010-run-request-retried": await import("./0010-run-request-retried.ts"),
   }),
 };

@@ -14,6 +14,8 @@ export interface RunRequestsTable {
   run_limit: number | null;
   /** Set when a worker's stop interrupted the run: a redelivery may then run it again. */
   interrupted_at: string | null;
+  /** Set when a redelivery ran the job again because the run was abandoned (at most once). */
+  retried_at: string | null;
 }
 
 interface Tables {
@@ -42,6 +44,7 @@ export class RunRequestRepo {
         dry_run: r.dryRun ? 1 : 0,
         run_limit: r.limit,
         interrupted_at: null,
+        retried_at: null,
       })
       .execute();
   }
@@ -62,6 +65,20 @@ export class RunRequestRepo {
       .set({ interrupted_at: null })
       .where("run_id", "=", runId)
       .where("interrupted_at", "is not", null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /**
+   * True for the one delivery that may run the request again after its run was abandoned (the
+   * worker died mid-run); false for every later one, and for a run not requested via the queue.
+   */
+  async takeRetry(runId: string, at: string): Promise<boolean> {
+    const res = await this.#db
+      .updateTable("tm_run_requests")
+      .set({ retried_at: at })
+      .where("run_id", "=", runId)
+      .where("retried_at", "is", null)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }

@@ -221,6 +221,8 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
       host: "elsewhere",
       pid: 1,
     });
+    // …and holds its live lease.
+    expect(await rt.leases.tryAcquire("job:j", queued.runId, 600_000)).toBeDefined();
     await work(rt, queue);
     await until(async () =>
       (await queue.getMessage(RUN_QUEUE, queued.messageId))?.state === "completed"
@@ -236,6 +238,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
       summary: {},
       error: "interrupted",
     });
+    await rt.leases.release("job:j", queued.runId);
     const { noteInterrupted } = await import("./exactly-once.ts");
     await noteInterrupted(rt, queued.runId);
     await queue.send(
@@ -248,5 +251,40 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
       return all.find((r) => r.runId !== queued.runId && r.finishedAt);
     });
     expect(rerun.status).toBe("succeeded");
+  });
+
+  it("a request whose worker died mid-run runs again once when redelivered, then never again", async () => {
+    const { rt, queue, job } = await setup(h);
+    const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
+    const runs = new RunRepo(rt.db);
+    // A worker started the run and was killed: the row says running, no live lease is left.
+    await runs.insertStarted({
+      runId: queued.runId,
+      jobName: "j",
+      jobType: "test.echo",
+      startedAt: "2026-01-15T09:30:00.000Z",
+      dryRun: false,
+      leaseKey: "job:j",
+      host: "elsewhere",
+      pid: 1,
+    });
+    await work(rt, queue);
+    const rerun = await until(async () => {
+      const all = await runs.list({ jobName: "j" });
+      return all.find((r) => r.runId !== queued.runId && r.finishedAt);
+    });
+    expect(rerun.status).toBe("succeeded");
+    expect(await runs.get(queued.runId)).toMatchObject({ status: "abandoned" });
+
+    // Delivered yet again (the rerun's acknowledgement was lost too): not a third run.
+    const again = await queue.send(
+      RUN_QUEUE,
+      { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId: queued.runId },
+      RUN_SEND_DEFAULTS,
+    );
+    await until(async () =>
+      (await queue.getMessage(RUN_QUEUE, again!))?.state === "completed" ? true : undefined,
+    );
+    expect(await runs.list({ jobName: "j" })).toHaveLength(2);
   });
 });
