@@ -102,3 +102,20 @@ describeEachDialect("tidemark queue", (h) => {
     expect(r.stdout).toBe("No messages.\n");
   });
 });
+
+describeEachDialect("tidemark queue: an unreachable pg-boss database", (h) => {
+  it("is one line naming it, password hidden, exit 2", async () => {
+    const o = { ...(await cliEnv(h)), registry: testRegistry() };
+    const env = {
+      ...o.env,
+      TIDEMARK_QUEUE: "pg-boss",
+      TIDEMARK_PG_BOSS_URL: "postgres://tm:hunter2-secret@127.0.0.1:1/x",
+    };
+    const r = await runCli(["queue", "stats"], { ...o, env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /^tidemark: queue pg-boss at postgres:\/\/tm:\*\*\*@127\.0\.0\.1:1\/x: connection refused .*\n$/,
+    );
+    expect(r.stderr).not.toContain("hunter2");
+  });
+});

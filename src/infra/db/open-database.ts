@@ -45,7 +45,7 @@ export function redactDatabaseUrl(url: string): string {
 }
 
 /** Why a connection failed, in a few words (pg and Node errors; AggregateError has no message). */
-function connectFailure(err: unknown): string {
+export function connectFailure(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown; errors?: unknown[] };
   const first = Array.isArray(e.errors) ? (e.errors[0] as typeof e | undefined) : undefined;
   const code = typeof e.code === "string" ? e.code : undefined;

@@ -1,6 +1,9 @@
 import type { Pool, PoolClient } from "pg";
 import type PgBoss from "pg-boss";
+import { connectFailure, redactDatabaseUrl } from "../../../infra/db/open-database.ts";
+import { ConfigError } from "../../../infra/errors.ts";
 import type { Logger } from "../../../infra/logging/logger.ts";
+import { redactText } from "../../../infra/logging/redact.ts";
 import type { QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { Delivery, OutgoingMessage, QueueDriver } from "../queue-driver.ts";
 import { DEFAULT_SEND_OPTIONS } from "../queue-options.ts";
@@ -129,7 +132,11 @@ export class PgBossDriver implements QueueDriver {
       await boss.start();
     } catch (err) {
       await pool.end();
-      throw err;
+      // One line naming the queue's database (password hidden), as for the main database.
+      const where = redactDatabaseUrl(options.url);
+      throw new ConfigError(`queue pg-boss at ${where}: ${redactText(connectFailure(err))}`, {
+        cause: err,
+      });
     }
     return new PgBossDriver(boss, pool, schema);
   }
