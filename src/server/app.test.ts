@@ -54,6 +54,18 @@ const routedPipeline = definePipeline({
         return { status: 201, body: { id: params.id } };
       },
     },
+    {
+      method: "get",
+      path: "/db-down",
+      summary: "a route whose database connection is refused",
+      response: z.object({}),
+      handle: async () => {
+        const cause = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+          code: "ECONNREFUSED",
+        });
+        throw new Error("query failed", { cause });
+      },
+    },
   ],
 });
 
@@ -397,6 +409,10 @@ describeEachDialect("HTTP API", (h) => {
     const down = await post("down");
     expect(down.status).toBe(502);
     expect((await down.json()).error).toMatchObject({ code: "upstream_error" });
+    // A database that cannot be reached is an outage (503), not a bug (500).
+    const dbDown = await s.request("/api/routed/db-down", { headers: auth() });
+    expect(dbDown.status).toBe(503);
+    expect((await dbDown.json()).error).toMatchObject({ code: "unavailable" });
   });
 });
 

@@ -62,6 +62,19 @@ export const validationHook: Hook<unknown, Env, string, unknown> = (result, c) =
   );
 };
 
+/** Node's and Postgres's codes for a connection that could not be made or was cut. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P03"]);
+
+/** True when the error (or a cause) says a backing service could not be reached. */
+function isUnreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (UNREACHABLE.has(code) || code.startsWith("08"))) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 /** Maps anything a handler throws to a JSON answer (500s are logged, never detailed). */
 export function errorHandler(logger: Logger) {
   return (err: Error, c: Context): Response => {
@@ -79,6 +92,16 @@ export function errorHandler(logger: Logger) {
     // An outside API that failed (after the client's retries) is a bad gateway, not a conflict.
     if (err instanceof HttpError) return errorResponse(c, 502, "upstream_error", err.message);
     if (err instanceof TidemarkError) return errorResponse(c, 409, "conflict", err.message);
+    if (isUnreachable(err)) {
+      // Not a bug: the database (or another backing service) is down; /healthz says which.
+      logger.warn({ err, method: c.req.method, path: c.req.path }, "backing service unreachable");
+      return errorResponse(
+        c,
+        503,
+        "unavailable",
+        "a backing service is unreachable (see /healthz)",
+      );
+    }
     logger.error({ err, method: c.req.method, path: c.req.path }, "http handler failed");
     return errorResponse(c, 500, "internal_error", "internal error (see the server log)");
   };
