@@ -37,6 +37,20 @@ function work(rt: Runtime, queue: Queue) {
   return startQueueWorkers(rt, queue, [runRequestHandler], { work: { pollIntervalMs: 20 } });
 }
 
+/** The request's run, as another worker's `running` row (job "j", lease key job:j). */
+function startedElsewhere(runs: RunRepo, runId: string): Promise<void> {
+  return runs.insertStarted({
+    runId,
+    jobName: "j",
+    jobType: "test.echo",
+    startedAt: "2026-01-15T09:30:00.000Z",
+    dryRun: false,
+    leaseKey: "job:j",
+    host: "elsewhere",
+    pid: 1,
+  });
+}
+
 async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 250; i++) {
     const v = await probe();
@@ -211,16 +225,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
     const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
     const runs = new RunRepo(rt.db);
     // The run is in progress elsewhere (its row says running).
-    await runs.insertStarted({
-      runId: queued.runId,
-      jobName: "j",
-      jobType: "test.echo",
-      startedAt: "2026-01-15T09:30:00.000Z",
-      dryRun: false,
-      leaseKey: "job:j",
-      host: "elsewhere",
-      pid: 1,
-    });
+    await startedElsewhere(runs, queued.runId);
     // …and holds its live lease.
     expect(await rt.leases.tryAcquire("job:j", queued.runId, 600_000)).toBeDefined();
     await work(rt, queue);
@@ -258,16 +263,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
     const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
     const runs = new RunRepo(rt.db);
     // A worker started the run and was killed: the row says running, no live lease is left.
-    await runs.insertStarted({
-      runId: queued.runId,
-      jobName: "j",
-      jobType: "test.echo",
-      startedAt: "2026-01-15T09:30:00.000Z",
-      dryRun: false,
-      leaseKey: "job:j",
-      host: "elsewhere",
-      pid: 1,
-    });
+    await startedElsewhere(runs, queued.runId);
     await work(rt, queue);
     const rerun = await until(async () => {
       const all = await runs.list({ jobName: "j" });
