@@ -102,7 +102,11 @@ describeEachDialect("snapshots gate (§7)", (h) => {
         Buffer.from(",5,1.00\n"),
       ]),
     );
-    await expectGateFail(t, "cp1251.csv", "ENCODING_INVALID", prev);
+    const r = await expectGateFail(t, "cp1251.csv", "ENCODING_INVALID", prev);
+    // Where: the file, the line and the byte offset of the first invalid byte.
+    expect(r.detail).toBe(
+      "inbox/acme/cp1251.csv: the file is not valid utf-8 text at line 2 (byte offset 22) (encoding: utf-8)",
+    );
   });
 
   it("content that is not the configured format → FORMAT_UNRECOGNIZED", async () => {

@@ -101,7 +101,7 @@ describe("byte-level emitter", () => {
         (rows, eol) => {
           const body = rows.map((r) => r.map((v) => csvField(v)).join(",")).join(eol) + eol;
           const expected = textPath(body);
-          const actual = new CsvBatchProcessor(setup).process(Buffer.from(body, "utf8"), 2);
+          const actual = new CsvBatchProcessor(setup).process(Buffer.from(body, "utf8"), 2, 0);
           const text = (b: Uint8Array) => Buffer.from(b).toString();
           expect(text(actual.facts)).toBe(expected.facts);
           expect(text(actual.bad)).toBe(expected.bad);
@@ -128,7 +128,7 @@ describe("byte-level emitter", () => {
     try {
       const body =
         'K1,5,1.50,"Молоток, 500 г",2026-02-13,c1\nK2,x,1,a,,c1\nK3,1,1,\u00a0b,,c1\nK4,1,1,b,,c1\n';
-      const out = new CsvBatchProcessor(setup).process(Buffer.from(body, "utf8"), 2);
+      const out = new CsvBatchProcessor(setup).process(Buffer.from(body, "utf8"), 2, 0);
       expect(out.counts.totals).toEqual({ total: 4, good: 3, bad: 1 });
       expect(seen).toEqual(["K2", "K3"]);
     } finally {

@@ -4,7 +4,7 @@ import { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
 import { RowEmitter } from "../emit/row-emitter.ts";
 import type { CompiledSchema, HeaderMap } from "../emit/schema.ts";
 import { CsvRecordParser } from "../extract/csv-records.ts";
-import { EncodingError, isUtf8 as isUtf8Name } from "../input/text-decoder.ts";
+import { isUtf8 as isUtf8Name, utf8ErrorIn } from "../input/text-decoder.ts";
 import { ByteRowEmitter } from "./byte-emitter.ts";
 import { scanRecords } from "./csv-bytes.ts";
 
@@ -71,11 +71,14 @@ export class CsvBatchProcessor {
     this.#utf8 = isUtf8Name(setup.encoding);
   }
 
-  /** Processes one batch; throws EncodingError or CsvSyntaxError for an unreadable batch. */
-  process(bytes: Uint8Array, firstLine: number): BatchOutput {
+  /**
+   * Processes one batch, which starts at line `firstLine` and byte `firstByte` of the file;
+   * throws EncodingError (naming where) or CsvSyntaxError for an unreadable batch.
+   */
+  process(bytes: Uint8Array, firstLine: number, firstByte: number): BatchOutput {
     let buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (this.#utf8) {
-      if (!isUtf8(buf)) throw new EncodingError("utf-8");
+      if (!isUtf8(buf)) throw utf8ErrorIn(buf, { line: firstLine, byte: firstByte });
     } else {
       // Legacy encodings are transcoded once; the fast path then works on UTF-8 like always.
       buf = Buffer.from(iconv.decode(buf, this.setup.encoding, { stripBOM: false }), "utf8");

@@ -27,7 +27,8 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 export interface BatchRunner {
   /** Memory for the next batch (recycled when possible). */
   alloc(n: number): Uint8Array;
-  submit(firstLine: number, bytes: Uint8Array): Promise<void>;
+  /** Sends whole records that start at line `firstLine`, byte `firstByte` of the file. */
+  submit(firstLine: number, bytes: Uint8Array, firstByte: number): Promise<void>;
   drain(): Promise<void>;
   close(): Promise<void>;
 }
@@ -52,9 +53,9 @@ export class InlineBatchRunner implements BatchRunner {
     return new Uint8Array(this.#buffer, 0, n);
   }
 
-  async submit(firstLine: number, bytes: Uint8Array): Promise<void> {
+  async submit(firstLine: number, bytes: Uint8Array, firstByte: number): Promise<void> {
     try {
-      this.onResult(this.#processor.process(bytes, firstLine));
+      this.onResult(this.#processor.process(bytes, firstLine, firstByte));
     } catch (err) {
       if (err instanceof EncodingError) throw new WorkerBatchError("encoding", err.message);
       if (err instanceof CsvSyntaxError) throw new WorkerBatchError("syntax", err.message);
@@ -126,7 +127,7 @@ export class CsvWorkerPool implements BatchRunner {
   }
 
   /** Sends a batch (its buffer is transferred, and comes back when done). */
-  async submit(firstLine: number, bytes: Uint8Array): Promise<void> {
+  async submit(firstLine: number, bytes: Uint8Array, firstByte: number): Promise<void> {
     while (this.#submitted - this.#done >= this.#workers.length * 2) await this.#next();
     this.#check();
     const seq = this.#submitted++;
@@ -135,6 +136,7 @@ export class CsvWorkerPool implements BatchRunner {
       type: "batch",
       seq,
       firstLine,
+      firstByte,
       buffer,
       offset: bytes.byteOffset,
       length: bytes.byteLength,

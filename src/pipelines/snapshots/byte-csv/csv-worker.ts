@@ -28,6 +28,8 @@ export interface WorkerBatch {
   type: "batch";
   seq: number;
   firstLine: number;
+  /** Offset of the batch's first byte in the file (for error positions). */
+  firstByte: number;
   buffer: ArrayBuffer;
   offset: number;
   length: number;
@@ -81,6 +83,7 @@ parentPort?.on("message", (msg: WorkerInit | WorkerBatch) => {
     const out = processor!.process(
       new Uint8Array(msg.buffer, msg.offset, msg.length),
       msg.firstLine,
+      msg.firstByte,
     );
     const parts = [out.facts, out.bad, ...out.keys];
     const at: number[] = [];

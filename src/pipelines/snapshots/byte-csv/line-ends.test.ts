@@ -183,6 +183,42 @@ describe("CSV line ends: lone CRs fail the gate on every read path", () => {
     });
   });
 
+  it("ENCODING_INVALID names the file, the line and the byte offset, the same on every path", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `S${i},Молоток ${i}`);
+    const cases: Array<[string, Buffer, number]> = [];
+    for (const [line, bad] of [
+      [1, Buffer.from([0xff])],
+      [2, Buffer.from([0xd0, 0x2c])],
+      [301, Buffer.from([0xed, 0xa0, 0x80])],
+    ] as const) {
+      const lines = ["sku,name", ...rows].map((l) => Buffer.from(`${l}\n`));
+      const at = Buffer.concat(lines.slice(0, line - 1)).length + 2;
+      const target = lines[line - 1]!;
+      lines[line - 1] = Buffer.concat([target.subarray(0, 2), bad, target.subarray(2)]);
+      cases.push([`line ${line}`, Buffer.concat(lines), at]);
+      // With a BOM the offset still counts from the file's first byte.
+      cases.push([
+        `line ${line}, BOM`,
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), ...lines]),
+        at + 3,
+      ]);
+    }
+    for (const [label, bytes, at] of cases) {
+      for (const via of paths) {
+        // Worker threads start slowly: one chunking there.
+        const chunkings = via === "workers" ? [[7, 1000, 5000]] : [[], [at - 1, at + 1]];
+        for (const cuts of chunkings) {
+          const line = Number(/line (\d+)/.exec(label)![1]);
+          expect(await read(bytes, via, { cuts }), `${label} via ${via} cut at ${cuts}`).toEqual({
+            ok: false,
+            reason: "ENCODING_INVALID",
+            detail: `${KEY}: the file is not valid utf-8 text at line ${line} (byte offset ${at}) (encoding: utf-8)`,
+          });
+        }
+      }
+    }
+  });
+
   it("LF, CRLF and line breaks inside quotes (CR, LF, CRLF, CR CR) pass, the same on every path", async () => {
     const body = (eol: string) =>
       [

@@ -11,11 +11,19 @@ import {
 import {
   type CsvOptions,
   type CsvReadInfo,
+  encodingFailure,
   loneCrFailure,
   mapCsvHeader,
 } from "../extract/read-csv.ts";
 import type { ByteSource } from "../input/byte-source.ts";
-import { encodingFromBom, isUtf8 } from "../input/text-decoder.ts";
+import {
+  countLf,
+  EncodingError,
+  encodingFromBom,
+  type FilePosition,
+  isUtf8,
+  utf8ErrorIn,
+} from "../input/text-decoder.ts";
 import type { BatchOutput, BatchSetup } from "./csv-batch.ts";
 import {
   type BatchRunner,
@@ -39,13 +47,15 @@ export interface BatchedCsvOptions extends CsvOptions {
   keys: KeyIndexWriter;
 }
 
-function decode(bytes: Uint8Array, encoding: string): string {
+/** Decodes the header record, which starts at `at` in the file. */
+function decode(bytes: Uint8Array, encoding: string, at: FilePosition & { byte: number }) {
   try {
     return isUtf8(encoding)
       ? new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)
       : iconv.decode(Buffer.from(bytes), encoding, { stripBOM: false });
-  } catch {
-    throw new GateFailure("ENCODING_INVALID", `the file is not valid ${encoding} text`);
+  } catch (err) {
+    if (!isUtf8(encoding)) throw new EncodingError(encoding, err, at);
+    throw utf8ErrorIn(bytes, at, err);
   }
 }
 
@@ -58,12 +68,6 @@ function recordEnd(bytes: Uint8Array, from: number, quote: number): number {
     else if (c === 10 && q === 0) return i + 1;
   }
   return bytes.length;
-}
-
-function countLf(bytes: Uint8Array, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (bytes[i] === 10) n++;
-  return n;
 }
 
 /**
@@ -125,7 +129,8 @@ export async function readCsvBatched(
     return new CsvWorkerPool(o.workers, setup, files as string[], merge);
   };
 
-  const handle = async (bytes: Uint8Array, firstLine: number) => {
+  // `firstByte`: where the batch starts in the file (error positions).
+  const handle = async (bytes: Uint8Array, firstLine: number, firstByte: number) => {
     let offset = 0;
     let line = firstLine;
     while (!header && offset < bytes.length) {
@@ -134,7 +139,9 @@ export async function readCsvBatched(
       const parser = new CsvRecordParser(o.delimiter, o.quote, (f) => {
         fields ??= [...f];
       });
-      parser.push(decode(bytes.subarray(offset, end), encoding));
+      parser.push(
+        decode(bytes.subarray(offset, end), encoding, { line, byte: firstByte + offset }),
+      );
       parser.end();
       line += countLf(bytes, offset, end);
       offset = end;
@@ -144,10 +151,12 @@ export async function readCsvBatched(
       }
     }
     if (!pool || offset >= bytes.length) return;
-    await pool.submit(line, offset === 0 ? bytes : bytes.slice(offset));
+    await pool.submit(line, offset === 0 ? bytes : bytes.slice(offset), firstByte + offset);
   };
 
   let bytes = 0;
+  // Bytes given to the splitter, counted from the file's first byte (the BOM it never sees).
+  let fed = bom === "utf-8" ? 3 : 0;
   let first = true;
   try {
     for await (const raw of source.chunks) {
@@ -155,7 +164,11 @@ export async function readCsvBatched(
       const chunk = first && bom === "utf-8" ? raw.subarray(3) : raw;
       first = false;
       const batch = splitter.push(chunk);
-      if (batch) await handle(batch.bytes, batch.firstLine);
+      fed += chunk.length;
+      if (batch) {
+        const start = fed - splitter.pendingBytes - batch.bytes.length;
+        await handle(batch.bytes, batch.firstLine, start);
+      }
       if (splitter.pendingBytes > MAX_RECORD_CHARS) {
         throw new GateFailure(
           "FILE_UNREADABLE",
@@ -166,7 +179,7 @@ export async function readCsvBatched(
       o.onChunk?.(bytes);
     }
     const last = splitter.end();
-    if (last) await handle(last.bytes, last.firstLine);
+    if (last) await handle(last.bytes, last.firstLine, fed - last.bytes.length);
     await pool?.drain();
   } catch (err) {
     // The splitter counts bytes after the BOM it never saw.
@@ -174,10 +187,10 @@ export async function readCsvBatched(
       throw loneCrFailure(o.file, err.line, err.offset + (bom === "utf-8" ? 3 : 0));
     }
     if (err instanceof WorkerBatchError) {
-      if (err.kind === "encoding")
-        throw new GateFailure("ENCODING_INVALID", `${err.message} (${o.encoding})`);
+      if (err.kind === "encoding") throw encodingFailure(o.file, err.message, o.encoding);
       if (err.kind === "syntax") throw new GateFailure("FILE_UNREADABLE", err.message);
     }
+    if (err instanceof EncodingError) throw encodingFailure(o.file, err.message, o.encoding);
     if (err instanceof CsvSyntaxError) throw new GateFailure("FILE_UNREADABLE", err.message);
     throw err;
   } finally {

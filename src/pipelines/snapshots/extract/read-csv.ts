@@ -55,6 +55,18 @@ export function loneCrFailure(
   );
 }
 
+/** The gate FAIL of bytes invalid in the encoding; `message` says where (EncodingError's). */
+export function encodingFailure(
+  file: string | undefined,
+  message: string,
+  configured: string,
+): GateFailure {
+  return new GateFailure(
+    "ENCODING_INVALID",
+    `${file ?? "the file"}: ${message} (encoding: ${configured})`,
+  );
+}
+
 /**
  * Extractor for CSV (§16): decodes, splits records, maps the header (gate schema check) and
  * feeds data rows to the emitter. Gate problems are thrown as GateFailure.
@@ -98,9 +110,7 @@ export async function readCsv(source: ByteSource, o: CsvOptions): Promise<CsvRea
   } catch (err) {
     if (err instanceof LoneCrError)
       throw loneCrFailure(o.file, err.line, offsets.byteAt(err.offset));
-    if (err instanceof EncodingError) {
-      throw new GateFailure("ENCODING_INVALID", `${err.message} (${o.encoding})`);
-    }
+    if (err instanceof EncodingError) throw encodingFailure(o.file, err.message, o.encoding);
     if (err instanceof CsvSyntaxError) throw new GateFailure("FILE_UNREADABLE", err.message);
     throw err;
   }
