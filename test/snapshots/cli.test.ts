@@ -56,6 +56,24 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
     ]);
   });
 
+  it("stderr names each supplier that did not pass with its own outcome and reason code", async () => {
+    const f = await cliFixture(h);
+    f.config("one");
+    f.config("two");
+    f.put("one", "s.csv", GOOD);
+    f.put("two", "s.csv", "nonsense\n");
+    f.put("three", "s.csv", GOOD);
+    let r = await f.run(["snapshots", "run", "--all"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "tidemark: three: FAIL CONFIG_DQ_MISSING (supplier config); two: FAIL REQUIRED_COLUMNS_MISSING\n",
+    );
+    f.put("two", "t.csv", Buffer.from([0xff, 0x0a]));
+    r = await f.run(["snapshots", "run", "two"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("tidemark: two: FAIL ENCODING_INVALID\n");
+  });
+
   it("a parallel run of the same supplier is refused with exit 3 (§5)", async () => {
     const f = await cliFixture(h);
     f.config(

@@ -33,6 +33,17 @@ function exitCodeOf(o: Outcome): number {
   return o.result.reason_code?.startsWith("CONFIG_") ? ExitCode.usage : ExitCode.jobFailed;
 }
 
+/** A supplier's outcome in a few words, with its reason code: `gx: FAIL FILE_UNREADABLE`. */
+function outcomeText(o: Outcome): string {
+  if (o.kind === "locked") return `${o.supplier}: locked by another run`;
+  if (o.kind === "error") return `${o.supplier}: error: ${o.error}`;
+  const r = o.result;
+  const config = r.reason_code?.startsWith("CONFIG_") ? " (supplier config)" : "";
+  return r.status === "FAIL"
+    ? `${o.supplier}: FAIL ${r.reason_code}${config}`
+    : `${o.supplier}: ${r.status}`;
+}
+
 /** Suppliers `run --all` processes: those with a config file or an inbox folder. */
 async function allSuppliers(configDir: string, inboxes: string[]): Promise<string[]> {
   let configs: string[] = [];
@@ -146,13 +157,8 @@ export async function runCommand(
   const codes = outcomes.map(exitCodeOf);
   const code = codes.includes(1) ? 1 : codes.includes(2) ? 2 : codes.includes(3) ? 3 : 0;
   if (code !== 0) {
-    const bad = outcomes.filter((o) => exitCodeOf(o) !== 0).map((o) => o.supplier);
-    const what =
-      code === 3
-        ? "locked by another run"
-        : code === 2
-          ? "supplier config problem"
-          : "FAIL or error";
-    throw new TidemarkError(`${bad.join(", ")}: ${what}`, code);
+    // Each supplier with its own outcome: the exit code says only the worst of them.
+    const bad = outcomes.filter((o) => exitCodeOf(o) !== 0).map(outcomeText);
+    throw new TidemarkError(bad.join("; "), code);
   }
 }
