@@ -1,6 +1,6 @@
 // Aggregation: email counts, member counts and the open-rate threshold, mid-fetch triggers,
 // errors that are logged while the run goes on.
-import { type KyselyPlugin, sql } from "kysely";
+import type { KyselyPlugin } from "kysely";
 import { describe, expect, it } from "vitest";
 import {
   aggregateEmailStats,
@@ -13,6 +13,7 @@ import {
   eaDb,
   minutesAgo,
   openEaRuntime,
+  refuseMemberRecounts,
   runFetch,
   seedNewsletter,
 } from "./support/job-harness.ts";
@@ -155,18 +156,7 @@ describeEachDialect("email-analytics aggregation", (h) => {
     const { runtime, fake, logs } = await openEaRuntime(h);
     const s = await seedNewsletter(runtime, { members: 2 });
     const db = eaDb(runtime);
-    if (h.dialect === "sqlite") {
-      await sql`create trigger boom before update of email_count on members begin select raise(abort, 'aggregation refused'); end`.execute(
-        db,
-      );
-    } else {
-      await sql`create function boom() returns trigger language plpgsql as $$ begin raise exception 'aggregation refused'; end $$`.execute(
-        db,
-      );
-      await sql`create trigger boom before update of email_count on members for each row execute function boom()`.execute(
-        db,
-      );
-    }
+    await refuseMemberRecounts(runtime, h.dialect);
     fake.addEvent({
       event: "delivered",
       timestamp: minutesAgo(10),

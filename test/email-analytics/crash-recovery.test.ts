@@ -9,6 +9,7 @@ import {
   eaDb,
   minutesAgo,
   openEaRuntime,
+  refuseMemberRecounts,
   runFetch,
   type Seeded,
   seedNewsletter,
@@ -110,18 +111,7 @@ describeEachDialect("email-analytics crash recovery", (h) => {
     const { runtime, fake } = await openEaRuntime(h);
     const s = await seedNewsletter(runtime, { emails: 2, members: 3 });
     const db = eaDb(runtime);
-    if (h.dialect === "sqlite") {
-      await sql`create trigger boom before update of email_count on members begin select raise(abort, 'aggregation refused'); end`.execute(
-        db,
-      );
-    } else {
-      await sql`create function boom() returns trigger language plpgsql as $$ begin raise exception 'aggregation refused'; end $$`.execute(
-        db,
-      );
-      await sql`create trigger boom before update of email_count on members for each row execute function boom()`.execute(
-        db,
-      );
-    }
+    await refuseMemberRecounts(runtime, h.dialect);
     fake.addEvents(opensFor(s));
     const failing = await runFetch(runtime);
     expect((failing.summary.aggregation as { errors: number }).errors).toBeGreaterThan(0);

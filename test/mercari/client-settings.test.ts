@@ -9,6 +9,17 @@ const cfg = (
   pipelines: mercari === undefined ? {} : { mercari },
 });
 
+/** The ConfigError message these settings are refused with (fails if they are accepted). */
+function refusal(mercari: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    resolveMercariSettings(cfg(mercari), env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error("accepted");
+}
+
 describe("mercari settings", () => {
   it("defaults: the real API, 1 request a second, 100 pages on a first run, 3 later", () => {
     expect(resolveMercariSettings(cfg(), {})).toEqual({
@@ -42,35 +53,17 @@ describe("mercari settings", () => {
   });
 
   it("a bad value or unknown key is a ConfigError naming the key", () => {
-    const bad = (mercari: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => {
-      try {
-        resolveMercariSettings(cfg(mercari), env);
-      } catch (err) {
-        expect(err).toBeInstanceOf(ConfigError);
-        return (err as Error).message;
-      }
-      throw new Error("accepted");
-    };
-    expect(bad({ requests_per_second: -1 })).toMatch(/pipelines\.mercari\.requests_per_second/);
-    expect(bad({ first_run_max_pages: 0 })).toMatch(/first_run_max_pages/);
-    expect(bad({ pages: 3 })).toMatch(/pages/);
-    expect(bad({}, { TIDEMARK_MERCARI_URL: "ftp://x" })).toMatch(/TIDEMARK_MERCARI_URL/);
+    expect(refusal({ requests_per_second: -1 })).toMatch(/pipelines\.mercari\.requests_per_second/);
+    expect(refusal({ first_run_max_pages: 0 })).toMatch(/first_run_max_pages/);
+    expect(refusal({ pages: 3 })).toMatch(/pages/);
+    expect(refusal({}, { TIDEMARK_MERCARI_URL: "ftp://x" })).toMatch(/TIDEMARK_MERCARI_URL/);
   });
 
   it("a base URL with a user name or password is refused at load, the password never shown", () => {
-    const refused = (mercari: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => {
-      try {
-        resolveMercariSettings(cfg(mercari), env);
-      } catch (err) {
-        expect(err).toBeInstanceOf(ConfigError);
-        return (err as Error).message;
-      }
-      throw new Error("accepted");
-    };
-    const fromEnv = refused({}, { TIDEMARK_MERCARI_URL: "http://user:hunter2pw@127.0.0.1:1" });
+    const fromEnv = refusal({}, { TIDEMARK_MERCARI_URL: "http://user:hunter2pw@127.0.0.1:1" });
     expect(fromEnv).toMatch(/TIDEMARK_MERCARI_URL.*user name or password/);
     expect(fromEnv).not.toContain("hunter2pw");
-    const fromFile = refused({ base_url: "https://me:hunter2pw@proxy.local/" });
+    const fromFile = refusal({ base_url: "https://me:hunter2pw@proxy.local/" });
     expect(fromFile).toMatch(/pipelines\.mercari\.base_url/);
     expect(fromFile).not.toContain("hunter2pw");
     // An @ after the host (a path or query) is no credential.

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { onTestFinished } from "vitest";
 import type { Clock } from "../../../src/engine/context/clock.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";
@@ -200,4 +201,24 @@ export async function jobRow(runtime: Runtime, name: string) {
 /** Minutes before now as a Date. */
 export function minutesAgo(minutes: number, from = Date.now()): Date {
   return new Date(from - minutes * 60_000);
+}
+
+/** Makes every update of members.email_count fail, as a broken aggregation would. */
+export async function refuseMemberRecounts(
+  runtime: Runtime,
+  dialect: "sqlite" | "postgres",
+): Promise<void> {
+  const db = eaDb(runtime);
+  if (dialect === "sqlite") {
+    await sql`create trigger boom before update of email_count on members begin select raise(abort, 'aggregation refused'); end`.execute(
+      db,
+    );
+    return;
+  }
+  await sql`create function boom() returns trigger language plpgsql as $$ begin raise exception 'aggregation refused'; end $$`.execute(
+    db,
+  );
+  await sql`create trigger boom before update of email_count on members for each row execute function boom()`.execute(
+    db,
+  );
 }
