@@ -1,7 +1,9 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, utimesSync } from "node:fs";
+import path from "node:path";
 import { expect, it } from "vitest";
 import { runGc } from "../../src/pipelines/snapshots/gc/run-gc.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { cliFixture } from "./support/cli.ts";
 import { CONFIG, csv, type SnapHarness, snapshotHarness } from "./support/harness.ts";
 
 const HOUR = 3_600_000;
@@ -105,8 +107,37 @@ describeEachDialect("snapshots gc (§13, §12.2)", (h) => {
     await t.rt.leases.tryAcquire("snapshots:acme", "someone", 60_000);
     const locked = await runGc(t.rt, { dryRun: false });
     expect(locked.skipped).toEqual([
-      { supplier: "acme", why: "locked: a run of this supplier is in progress" },
+      { supplier: "acme", reason: "locked", why: "locked: a run of this supplier is in progress" },
     ]);
     expect(existsSync(t.file(`state_store/acme/${s1}`))).toBe(true);
+  });
+
+  it("an invalid supplier config: exit 2 for gc --supplier; gc of all collects the others and exits 2", async () => {
+    const f = await cliFixture(h);
+    f.config("good");
+    f.put("good", "d.csv", csv("A1,a,1,1.00"));
+    expect((await f.run(["snapshots", "run", "good"])).code).toBe(0);
+    f.config("kx", "min_fact_count: [oops\n");
+    f.put("kx", "d.csv", csv("A1,a,1,1.00"));
+    // An old broken file of good's, past quarantine_days: the pass over all suppliers deletes it.
+    f.put("good", "x.csv", "nonsense\n");
+    expect((await f.run(["snapshots", "run", "good"])).code).toBe(1);
+    const old = new Date(Date.now() - 40 * DAY);
+    utimesSync(path.join(f.root, "quarantine", "good", "broken", "x.csv"), old, old);
+
+    let r = await f.run(["snapshots", "gc", "--supplier", "kx"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^tidemark: gc of kx not done: invalid config: .*kx\.yaml.*\n$/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+
+    r = await f.run(["snapshots", "gc"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/deleted 1 item\(s\)/);
+    expect(r.stdout).toMatch(/skipped kx: invalid config/);
+    expect(r.stderr).toBe(
+      "tidemark: gc skipped supplier(s) with an invalid config: kx (the others were collected)\n",
+    );
+    expect(existsSync(path.join(f.root, "quarantine", "good", "broken", "x.csv"))).toBe(false);
   });
 });

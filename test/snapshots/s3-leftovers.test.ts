@@ -51,7 +51,7 @@ describeEachDialect("snapshots storage: s3 — leftovers of dead runs only", (h)
     await t.rt.leases.tryAcquire("snapshots:acme", "someone", 60_000);
     const locked = await runGc(t.rt, { dryRun: false, supplier: "acme" });
     expect(locked.skipped).toEqual([
-      { supplier: "acme", why: "locked: a run of this supplier is in progress" },
+      { supplier: "acme", reason: "locked", why: "locked: a run of this supplier is in progress" },
     ]);
     expect(existsSync(dead) && existsSync(archived)).toBe(true);
     await t.rt.leases.release("snapshots:acme", "someone");

@@ -1,10 +1,14 @@
-import { type CliServices, formatTable } from "../../../engine/index.ts";
-import { runGc } from "../gc/run-gc.ts";
+import { type CliServices, ExitCode, formatTable, TidemarkError } from "../../../engine/index.ts";
+import { type GcReport, runGc } from "../gc/run-gc.ts";
 import { formatBytes } from "../ingest/byte-size.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
-/** `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention (§13, §12.2). */
+/**
+ * `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention (§13, §12.2). A supplier
+ * whose config is invalid is not collected: exit 2, named on standard error (with --supplier,
+ * nothing else is printed; without, the others are collected and reported first).
+ */
 export async function gcCommand(
   services: CliServices,
   opts: { dryRun?: boolean; supplier?: string; json?: boolean },
@@ -13,10 +17,23 @@ export async function gcCommand(
   const runtime = await services.runtime();
   if (opts.supplier !== undefined) await requireKnownSupplier(runtime, opts.supplier);
   const report = await runGc(runtime, { dryRun: opts.dryRun ?? false, supplier: opts.supplier });
-  if (opts.json) {
-    services.print(JSON.stringify(report, null, 2));
-    return;
+  const invalid = report.skipped.filter((s) => s.reason === "invalid-config");
+  // The supplier asked for was not collected at all: an error, not a report.
+  if (opts.supplier !== undefined && invalid.length > 0) {
+    throw new TidemarkError(`gc of ${opts.supplier} not done: ${invalid[0]!.why}`, ExitCode.usage);
   }
+  if (opts.json) services.print(JSON.stringify(report, null, 2));
+  else printReport(services, report);
+  if (invalid.length > 0) {
+    throw new TidemarkError(
+      `gc skipped supplier(s) with an invalid config: ${invalid.map((s) => s.supplier).join(", ")} (the others were collected)`,
+      ExitCode.usage,
+    );
+  }
+}
+
+/** The report as tables: what was (or would be) deleted, states kept, suppliers skipped. */
+function printReport(services: CliServices, report: GcReport): void {
   const verb = report.dryRun ? "would delete" : "deleted";
   if (report.deleted.length === 0)
     services.print(`Nothing to delete${report.dryRun ? " (dry run)" : ""}.`);

@@ -22,7 +22,7 @@ export interface GcReport {
   deletedBytes: number;
   kept: GcItem[];
   /** Suppliers not collected, and why (locked by a run, invalid config). */
-  skipped: Array<{ supplier: string; why: string }>;
+  skipped: Array<{ supplier: string; reason: "invalid-config" | "locked"; why: string }>;
 }
 
 /** Retention used when a supplier has no config file. */
@@ -124,7 +124,11 @@ export async function runGc(
   for (const supplier of suppliers) {
     const loaded = loadSupplierConfig(settings.configDir, supplier);
     if (!loaded.ok && loaded.reason === "CONFIG_INVALID") {
-      report.skipped.push({ supplier, why: `invalid config: ${loaded.detail}` });
+      report.skipped.push({
+        supplier,
+        reason: "invalid-config",
+        why: `invalid config: ${loaded.detail}`,
+      });
       continue;
     }
     const cfg = loaded.ok ? loaded.config : DEFAULTS;
@@ -133,7 +137,11 @@ export async function runGc(
     const ttl = runtime.config.runs?.leaseTtlMs ?? 60_000;
     seen.add(supplier);
     if (!(await runtime.leases.tryAcquire(key, holder, ttl))) {
-      report.skipped.push({ supplier, why: "locked: a run of this supplier is in progress" });
+      report.skipped.push({
+        supplier,
+        reason: "locked",
+        why: "locked: a run of this supplier is in progress",
+      });
       continue;
     }
     let lost = false;
