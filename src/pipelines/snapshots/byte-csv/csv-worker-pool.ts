@@ -161,7 +161,10 @@ export class CsvWorkerPool implements BatchRunner {
 
   #receive(m: WorkerDone | WorkerError): void {
     if (m.type === "error") {
-      this.#fail(new WorkerBatchError(m.kind, m.message));
+      // A batch aborted by another's failure: that failure is reported by its own worker (or
+      // was set here), in whatever order the workers' messages arrive. Taking the abort for the
+      // failure lost the reason (an ENCODING_INVALID became an unexpected error).
+      if (m.kind !== "aborted") this.#fail(new WorkerBatchError(m.kind, m.message));
       return;
     }
     this.#done++;
@@ -175,7 +178,7 @@ export class CsvWorkerPool implements BatchRunner {
   }
 
   #fail(err: Error): void {
-    // The first error wins; "aborted" errors of other workers only follow from it.
+    // The first error wins.
     this.#failure ??= err;
     Atomics.store(this.#turn, 1, 1);
     Atomics.notify(this.#turn, 0);

@@ -47,12 +47,14 @@ export interface WorkerDone {
 export interface WorkerError {
   type: "error";
   seq: number;
-  kind: "encoding" | "syntax" | "other";
+  /** `aborted`: this batch stopped because another failed (that failure is reported too). */
+  kind: "encoding" | "syntax" | "aborted" | "other";
   message: string;
 }
 
 /** The kind of a batch error, for the main thread's gate reason. */
 export function errorKind(err: unknown): WorkerError["kind"] {
+  if (err instanceof BatchAbortedError) return "aborted";
   if (err instanceof EncodingError) return "encoding";
   if (err instanceof CsvSyntaxError) return "syntax";
   return "other";
@@ -61,10 +63,17 @@ export function errorKind(err: unknown): WorkerError["kind"] {
 let init: WorkerInit | undefined;
 let processor: CsvBatchProcessor | undefined;
 
+/** A batch stopped because another one failed first. */
+class BatchAbortedError extends Error {
+  constructor() {
+    super("aborted: another batch failed");
+  }
+}
+
 /** Blocks until it is batch seq's turn to reserve; throws if the read was aborted. */
 function waitTurn(turn: Int32Array, seq: number): void {
   for (;;) {
-    if (Atomics.load(turn, 1) !== 0) throw new Error("aborted: another batch failed");
+    if (Atomics.load(turn, 1) !== 0) throw new BatchAbortedError();
     const current = Atomics.load(turn, 0);
     if (current === seq) return;
     Atomics.wait(turn, 0, current, 1000);
