@@ -51,6 +51,18 @@ function startedElsewhere(runs: RunRepo, runId: string): Promise<void> {
   });
 }
 
+/** Sends job j's request for `runId` again, as a broker redelivers it, and waits until handled. */
+async function redeliverAndSettle(queue: Queue, runId: string): Promise<void> {
+  const again = await queue.send(
+    RUN_QUEUE,
+    { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId },
+    RUN_SEND_DEFAULTS,
+  );
+  await until(async () =>
+    (await queue.getMessage(RUN_QUEUE, again!))?.state === "completed" ? true : undefined,
+  );
+}
+
 async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 250; i++) {
     const v = await probe();
@@ -207,14 +219,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
       new RunRepo(rt.db).get(queued.runId).then((r) => (r?.finishedAt ? r : undefined)),
     );
     // The same message again, as a broker redelivers one whose acknowledgement was lost.
-    const again = await queue.send(
-      RUN_QUEUE,
-      { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId: queued.runId },
-      RUN_SEND_DEFAULTS,
-    );
-    await until(async () =>
-      (await queue.getMessage(RUN_QUEUE, again!))?.state === "completed" ? true : undefined,
-    );
+    await redeliverAndSettle(queue, queued.runId);
     expect((await new RunRepo(rt.db).list({ jobName: "j" })).map((r) => r.runId)).toEqual([
       queued.runId,
     ]);
@@ -273,14 +278,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
     expect(await runs.get(queued.runId)).toMatchObject({ status: "abandoned" });
 
     // Delivered yet again (the rerun's acknowledgement was lost too): not a third run.
-    const again = await queue.send(
-      RUN_QUEUE,
-      { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId: queued.runId },
-      RUN_SEND_DEFAULTS,
-    );
-    await until(async () =>
-      (await queue.getMessage(RUN_QUEUE, again!))?.state === "completed" ? true : undefined,
-    );
+    await redeliverAndSettle(queue, queued.runId);
     expect(await runs.list({ jobName: "j" })).toHaveLength(2);
   });
 });

@@ -9,12 +9,13 @@ import { checkSupplierName } from "../layout/supplier-name.ts";
 import { loadReasonCodes } from "../reason-codes/load-reason-codes.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
 import { crashPoint } from "./crash-hook.ts";
+import { fileLessResult, inboxSummary } from "./file-less-result.ts";
 import { failRun } from "./finish-run.ts";
 import { planIngestion } from "./plan-run.ts";
 import { processFile } from "./process-file.ts";
 import { emptyRecoveryReport, recover } from "./recover.ts";
 import { manifestKey } from "./run-documents.ts";
-import { type Selection, selectInput } from "./select-input.ts";
+import { selectInput } from "./select-input.ts";
 import type { IngestDeps, IngestResult, RunScope } from "./types.ts";
 
 /**
@@ -37,35 +38,15 @@ async function startRun(deps: IngestDeps, history: HistoryRepo, supplier: string
   return { runId, startedAt };
 }
 
-function inboxSummary(s: Selection | undefined): IngestResult["inbox"] {
-  return {
-    duplicates: s?.duplicates.map((d) => d.entry.name) ?? [],
-    obsolete: s?.obsolete.map((o) => o.entry.name) ?? [],
-    unstable: s?.unstable ?? [],
-    in_flight: s?.inFlight ?? [],
-  };
-}
-
 function noFileResult(scope: RunScope, status: "NO_INPUT", detail: string): IngestResult {
-  return {
+  return fileLessResult({
     supplier: scope.supplier,
     run_id: scope.runId,
     status,
-    reason_code: null,
     detail,
-    input_filename: null,
-    input_sha256: null,
-    total_rows: 0,
-    good_rows: 0,
-    bad_rows: 0,
-    bad_ratio: 0,
-    diff: null,
-    state_path: null,
-    manifest_path: null,
-    input_moved_to: null,
     inbox: scope.inbox,
     recovery: scope.recovery,
-  };
+  });
 }
 
 /** Ingests the newest stable file of one supplier. Never publishes a FAIL (§17). */

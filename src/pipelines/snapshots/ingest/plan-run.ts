@@ -10,6 +10,7 @@ import { HistoryRepo } from "../repos/history-repo.ts";
 import type { SnapshotSettings } from "../settings.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 import { findLeftovers } from "./dead-run-leftovers.ts";
+import { fileLessResult, inboxSummary } from "./file-less-result.ts";
 import {
   emptyRecoveryReport,
   findOrphanStates,
@@ -79,28 +80,12 @@ export async function planIngestion(
       ? `would process ${selection.chosen.entry.name}`
       : "nothing to process";
   }
-  return {
+  return fileLessResult({
     supplier,
     run_id: runId,
     status: "PLANNED",
-    reason_code: null,
     detail: `dry run: ${detail}`,
-    input_filename: null,
-    input_sha256: null,
-    total_rows: 0,
-    good_rows: 0,
-    bad_rows: 0,
-    bad_ratio: 0,
-    diff: null,
-    state_path: null,
-    manifest_path: null,
-    input_moved_to: null,
-    inbox: {
-      duplicates: selection?.duplicates.map((f) => f.entry.name) ?? [],
-      obsolete: selection?.obsolete.map((f) => f.entry.name) ?? [],
-      unstable: selection?.unstable ?? [],
-      in_flight: selection?.inFlight ?? [],
-    },
+    inbox: inboxSummary(selection),
     recovery: report,
-  };
+  });
 }
