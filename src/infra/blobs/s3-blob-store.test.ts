@@ -181,3 +181,27 @@ describe("S3BlobStore (s3 specifics)", () => {
 async function rawPut(key: string, body: string): Promise<void> {
   await raw.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
 }
+
+describe("S3BlobStore in a process of its own", () => {
+  it("prints nothing on stderr: no SDK Node-version warning breaks a command's output", async () => {
+    const { execFile } = await import("node:child_process");
+    const store = new URL("./s3-blob-store.ts", import.meta.url).pathname;
+    const script = `import { S3BlobStore } from ${JSON.stringify(store)};
+      const s = new S3BlobStore({ bucket: ${JSON.stringify(BUCKET)}, region: "us-east-1",
+        endpoint: ${JSON.stringify(endpoint)}, forcePathStyle: true,
+        accessKeyId: "S3RVER", secretAccessKey: "S3RVER" });
+      await s.put("warning-probe.txt", "x");
+      s.destroy();`;
+    const env = { ...process.env };
+    delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+    const out = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", script],
+        { env },
+        (err, _stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(out).toEqual({ code: 0, stderr: "" });
+  });
+});

@@ -73,6 +73,10 @@ export class S3BlobStore implements BlobStore {
     this.prefix = normalizePrefix(options.prefix ?? "");
     this.spoolDir = options.spoolDir ?? os.tmpdir();
     this.spoolMemoryLimit = options.spoolMemoryLimit ?? DEFAULT_SPOOL_MEMORY_LIMIT;
+    // The SDK warns, on Node < 22, in nine lines on stderr, that its releases after January 2027
+    // will need Node 22; the release installed here supports this Node, and the warning would
+    // break every command's one-line output. Still overridable from the environment.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
     this.client = new S3Client({
       region: options.region,
       endpoint: options.endpoint,

@@ -12,7 +12,22 @@ const s3Schema = z
     access_key_id: z.string().optional(),
     secret_access_key: z.string().optional(),
   })
-  .strict();
+  .strict()
+  // One without the other would fail every S3 call; say so when the configuration loads.
+  .superRefine((s3, ctx) => {
+    if ((s3.access_key_id === undefined) === (s3.secret_access_key === undefined)) return;
+    const missing = s3.access_key_id === undefined ? "access_key_id" : "secret_access_key";
+    ctx.addIssue({
+      code: "custom",
+      path: [missing],
+      message:
+        "set access_key_id and secret_access_key together (TIDEMARK_S3_ACCESS_KEY_ID, TIDEMARK_S3_SECRET_ACCESS_KEY), or neither to use the AWS default chain",
+    });
+  });
+
+/** Why a postgres:// URL that `new URL()` (and so pg) cannot read is refused. */
+const POSTGRES_URL_UNPARSABLE =
+  "is not a valid URL: percent-encode @ / ? # % and spaces in the user name and password (@ is %40)";
 
 /** The validated shape of tidemark.yaml (after TIDEMARK_* overrides). */
 export const configSchema = z
@@ -29,6 +44,10 @@ export const configSchema = z
           .min(1)
           .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^postgres(ql)?:\/\//i.test(v), {
             message: "must be a SQLite path (sqlite:<file>) or a postgres:// URL",
+          })
+          .refine((v) => !/^sqlite:\s*$/i.test(v), { message: "sqlite: needs a file after it" })
+          .refine((v) => !/^postgres(ql)?:\/\//i.test(v) || URL.canParse(v), {
+            message: POSTGRES_URL_UNPARSABLE,
           })
           .optional(),
         busy_timeout_ms: z.number().int().positive().default(5000),
@@ -113,6 +132,7 @@ export const configSchema = z
         url: z
           .string()
           .regex(/^postgres(ql)?:\/\//i, { message: "must be a postgres:// URL" })
+          .refine((v) => URL.canParse(v), { message: POSTGRES_URL_UNPARSABLE })
           .optional(),
         /** Postgres schema of pg-boss's tables. */
         schema: z

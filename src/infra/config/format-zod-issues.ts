@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { isSecretKey } from "../logging/redact.ts";
+import { isSecretKey, redactText, redactUrlPassword } from "../logging/redact.ts";
 import type { EnvSources } from "./env-overrides.ts";
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
@@ -13,7 +13,10 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 
 function show(value: unknown): string {
   if (value === undefined) return "nothing";
-  const text = JSON.stringify(value);
+  // Hidden before the cut below: a cut URL could lose the `@` that marks its password.
+  const text = JSON.stringify(
+    typeof value === "string" ? redactText(redactUrlPassword(value)) : value,
+  );
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

@@ -121,9 +121,16 @@ export function readYamlFile(file: string): unknown {
   if (first) {
     const pos = first.linePos?.[0];
     const at = pos ? `:${pos.line}:${pos.col}` : "";
-    throw new ConfigError(`${file}${at}: invalid YAML: ${first.message.split("\n")[0]}`);
+    // yaml's first line ends "at line 2, column 1:" before a code frame: `at` already says it.
+    const reason = (first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+    throw new ConfigError(`${file}${at}: invalid YAML: ${reason}`);
   }
-  return doc.toJS();
+  try {
+    return doc.toJS();
+  } catch (err) {
+    // Aliases resolve only here: `*name` without its `&name`, or too many of them (a bomb).
+    throw new ConfigError(`${file}: invalid YAML: ${(err as Error).message.split("\n")[0]}`);
+  }
 }
 
 function locateConfig(options: LoadConfigOptions): string | undefined {

@@ -76,6 +76,16 @@ queue: embedded
 
 # Per-pipeline settings (base URLs, directories); see docs/ for each pipeline.
 pipelines: {}
+#   snapshots:                     # docs/pipelines/snapshots.md
+#     storage: fs                  # fs (folder tree) | s3 (the blobs: store above)
+#     root: etl_data/raw_v1        # relative = under the data dir
+#     config_dir: etl_ops/config   # one <supplier>.yaml per supplier
+#   rakuten:                       # docs/pipelines/rakuten.md
+#     base_url: https://openapi.rakuten.co.jp   # TIDEMARK_RAKUTEN_URL
+#     requests_per_second: 1       # per application id, shared by every run and process
+#     format_version: 2            # credentials: RAKUTEN_APPLICATION_ID, RAKUTEN_ACCESS_KEY
+#     embeddings:
+#       provider: local            # local (lexical, offline) | openai-compatible
 #   mercari:                       # docs/pipelines/mercari.md
 #     base_url: https://api.mercari.jp   # TIDEMARK_MERCARI_URL
 #     requests_per_second: 1       # shared by every worker process
@@ -86,6 +96,7 @@ pipelines: {}
 #     domain: mg.example.com       # MAILGUN_DOMAIN; the API key only in MAILGUN_API_KEY
 #     opened_lag_warning_minutes: 30
 # Starter jobs (jobs live in the database; add them once):
+#   tidemark job add rakuten-ranking --type rakuten.ranking --params '{"genre_ids":[0]}'
 #   tidemark job add mercari-hourly --type mercari.crawl --schedule "0 * * * *"
 #   Ghost's \${s} \${m}/5 * * * * (a second and minute drawn once per process) is a
 #   5-minute schedule with up to 299 s of per-process jitter:

@@ -91,3 +91,15 @@ export async function migrationStatus(
   }
   return out;
 }
+
+/** Every known migration as pending, for a database that does not exist yet (nothing opened). */
+export async function allPending(scopes: readonly MigrationScope[]): Promise<MigrationState[]> {
+  const out: MigrationState[] = [];
+  for (const scope of scopes) {
+    // Sorted by name, the order Kysely's Migrator applies and lists them in.
+    for (const name of Object.keys(await scope.migrations()).sort()) {
+      out.push({ scope: scope.name, name, executedAt: undefined });
+    }
+  }
+  return out;
+}

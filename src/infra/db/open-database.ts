@@ -3,7 +3,7 @@ import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import type { DatabaseTarget } from "../config/load-config.ts";
 import { ConfigError } from "../errors.ts";
-import { redactText } from "../logging/redact.ts";
+import { redactText, redactUrlPassword } from "../logging/redact.ts";
 import type { DialectName } from "./dialect.ts";
 import { FlattenSchemaPlugin } from "./flatten-schema-plugin.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -39,9 +39,7 @@ function parsePgTimestamp(value: string): string {
 
 /** A postgres URL fit to print: the password (in the userinfo or the query) replaced by `***`. */
 export function redactDatabaseUrl(url: string): string {
-  return url
-    .replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
-    .replace(/([?&](?:password|sslpassword)=)[^&#]*/gi, "$1***");
+  return redactUrlPassword(url);
 }
 
 /** Why a connection failed, in a few words (pg and Node errors; AggregateError has no message). */

@@ -31,7 +31,11 @@ export function isSecretKey(name: string): boolean {
 // A name=value pair after `?`, `&`, `;`, whitespace or at the start: query strings and form bodies.
 const QUERY_PARAM = /(^|[?&;\s])([^=&;#\s?]+)=([^&;#\s"']*)/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)([^:@/\s]+):([^@/\s]+)@/gi;
+// `scheme://user:password@`, also with the `:` of the scheme missing (a typo). The password runs
+// to the last `@` of the word: an unencoded `@` or `/` in it must not leave its tail printed.
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:?\/\/)([^:@/\s]*):([^\s"'<>]+)@/gi;
+/** `host:8080/path@x` read as user:password: a port followed by a path, not a password. */
+const PORT_AND_PATH = /^\d{1,5}\//;
 
 /** A value some code already masked (`***`, `[REDACTED]`): left as it is. */
 const MASKED = /^(\*+|\[REDACTED\])[.,:)]*$/;
@@ -46,8 +50,20 @@ export function redactText(text: string): string {
     )
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(URL_CREDENTIALS, (m, scheme: string, user: string, password: string) =>
-      MASKED.test(password) ? m : `${scheme}${user}:${REDACTED}@`,
+      MASKED.test(password) || PORT_AND_PATH.test(password) ? m : `${scheme}${user}:${REDACTED}@`,
     );
+}
+
+/**
+ * A string that is one URL, fit to print: the password (up to the URL's last `@`, so one with an
+ * unencoded `@`, `/` or space is hidden whole) and a `password=` in its query become `***`.
+ */
+export function redactUrlPassword(url: string): string {
+  return url
+    .replace(/^(\s*[a-z][a-z0-9+.-]*:?\/\/[^:@/\s]*):.*@/is, (m, head: string) =>
+      MASKED.test(m.slice(head.length + 1, -1)) ? m : `${head}:***@`,
+    )
+    .replace(/([?&](?:password|sslpassword)=)[^&#]*/gi, "$1***");
 }
 
 function decodeURIComponentSafe(s: string): string {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { redactDatabaseUrl } from "../db/open-database.ts";
+import { REDACTED, redactText, redactUrlPassword } from "./redact.ts";
+
+describe("URL passwords with unencoded @, / or spaces", () => {
+  it("redactText hides the whole password, up to the last @", () => {
+    expect(redactText("connect postgres://app:s3cr@t@db:5432/x failed")).toBe(
+      `connect postgres://app:${REDACTED}@db:5432/x failed`,
+    );
+    expect(redactText("postgres://app:pa/ss@db/x")).toBe(`postgres://app:${REDACTED}@db/x`);
+    expect(redactText("postgres://:hunter2@db/x")).toBe(`postgres://:${REDACTED}@db/x`);
+    // The scheme's colon forgotten: still a URL with a password.
+    expect(redactText("https//user:hunter2@host/hook")).toBe(`https//user:${REDACTED}@host/hook`);
+  });
+
+  it("redactText leaves a port followed by a path alone, and stays idempotent", () => {
+    const plain = "GET http://localhost:8787/api/@scope/pkg";
+    expect(redactText(plain)).toBe(plain);
+    const masked = "database postgres://tm:***@h:1/x: cannot connect";
+    expect(redactText(masked)).toBe(masked);
+  });
+
+  it("redactUrlPassword (a string that is one URL) hides any password, spaces included", () => {
+    for (const url of [
+      "postgres://u:s3cr@t@127.0.0.1:1/x",
+      "postgres://u:pa/ss@127.0.0.1:1/x",
+      "postgres://u:pass word@127.0.0.1:1/x",
+      "postgres://u:pa?ss@127.0.0.1:1/x",
+    ]) {
+      expect(redactUrlPassword(url), url).toBe("postgres://u:***@127.0.0.1:1/x");
+      expect(redactDatabaseUrl(url), url).toBe("postgres://u:***@127.0.0.1:1/x");
+    }
+    expect(redactUrlPassword("postgres://h/x?sslmode=require&password=pw")).toBe(
+      "postgres://h/x?sslmode=require&password=***",
+    );
+    expect(redactUrlPassword("postgres://u@h:5432/x")).toBe("postgres://u@h:5432/x");
+  });
+});
