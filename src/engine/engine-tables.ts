@@ -35,6 +35,8 @@ export interface RunsTable {
   pid: number;
   /** The run's latest progress as JSON text (RunProgress), or null when it reported none. */
   progress?: string | null;
+  /** The params the run ran with, as JSON text; null for runs recorded before they were kept. */
+  params?: string | null;
 }
 
 export interface LeasesTable {

@@ -19,7 +19,13 @@ export type {
 export { type AppliedTarget, Ledger, type LedgerStats, type LedgerUpsert } from "./ledger.ts";
 export { createLedgerTable, type LedgerRow, type LedgerTable } from "./ledger-table.ts";
 export { RAW_ENV_MARKER_KEY, RawEnvMismatchError } from "./raw-env-marker.ts";
-export { hashOfRawKey, type RawKeyParts, rawKey, rawTargetPrefix } from "./raw-key.ts";
+export {
+  hashOfRawKey,
+  type RawKeyParts,
+  rawKey,
+  rawSegmentProblem,
+  rawTargetPrefix,
+} from "./raw-key.ts";
 export { type RawPutResult, RawStore, type RawVersion } from "./raw-store.ts";
 export {
   type ReapplyOptions,

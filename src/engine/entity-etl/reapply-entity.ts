@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import { type ApplyItem, applyAll } from "./apply-each.ts";
+import { inBatchContext } from "./etl-batch-error.ts";
 import {
   DEFAULT_MAX_FAILURE_RATE,
   type EtlFailure,
@@ -87,7 +88,15 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
       const after = last && { savedAt: last.saved_at, sourceId: last.source_id };
       next = readPage(after, cap - seen);
       if (ctx.dryRun) tally.add("would_apply", page.items.length);
-      else if (page.items.length > 0) await commitBatch(page.items);
+      else if (page.items.length > 0) {
+        try {
+          await commitBatch(page.items);
+        } catch (err) {
+          const batch = page.items.map((it) => it.target);
+          const firstBatch = seen === page.rows.length;
+          throw inBatchContext(`${source} ${entity} reapply`, batch, err, ctx.signal, firstBatch);
+        }
+      }
       progress.tick(page.rows.length);
     }
   } finally {

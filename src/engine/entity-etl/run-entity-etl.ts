@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import { canonicalJsonAndHash } from "../hashing/content-hash.ts";
 import { type ApplyItem, applyAll } from "./apply-each.ts";
 import { collectTargets } from "./collect-targets.ts";
+import { inBatchContext } from "./etl-batch-error.ts";
 import {
   DEFAULT_MAX_FAILURE_RATE,
   type EtlFailure,
@@ -222,12 +223,16 @@ export async function runEntityEtl<R, N, DB>(
     for (let start = 0; start < targets.length; start += batchSize) {
       ctx.signal.throwIfAborted();
       const batch = targets.slice(start, start + batchSize);
-      const prepared = await (next ?? prepare(batch));
-      const after = targets.slice(start + batchSize, start + 2 * batchSize);
-      next = after.length > 0 ? prepare(after) : undefined;
-      // Its ledger read may fail while this batch settles: handled when awaited, not a crash.
-      next?.catch(() => undefined);
-      await settle(prepared);
+      try {
+        const prepared = await (next ?? prepare(batch));
+        const after = targets.slice(start + batchSize, start + 2 * batchSize);
+        next = after.length > 0 ? prepare(after) : undefined;
+        // Its ledger read may fail while this batch settles: handled when awaited, not a crash.
+        next?.catch(() => undefined);
+        await settle(prepared);
+      } catch (err) {
+        throw inBatchContext(`${source} ${entity}`, batch, err, ctx.signal, start === 0);
+      }
       progress.tick(batch.length, {
         changed: tally.counts.changed,
         failed: tally.failureCount,

@@ -255,6 +255,18 @@ describe("HttpClient.getJson", () => {
     expect((err as HttpError).status).toBe(500);
     expect((err as HttpError).message).toMatch(/after 3 attempts: HTTP 500/);
   });
+
+  it("says what the API answered on its last attempt, secrets masked", async () => {
+    const body = '{"error":"maintenance","error_description":"back at 10:00","key":"SEKRET-1"}';
+    server.faults.set({ statusSequence: [503, 503, { status: 503, body }] });
+    const { client } = makeClient();
+    const err = await caught(() => client.getJson("volumes", { schema: Volumes }));
+    expect(err).toBeInstanceOf(RetryableHttpError);
+    expect((err as HttpError).message).toContain(
+      'after 3 attempts: HTTP 503: {"error":"maintenance","error_description":"back at 10:00"',
+    );
+    expect((err as HttpError).message).not.toContain("SEKRET-1");
+  });
 });
 
 describe("HttpClient.request", () => {

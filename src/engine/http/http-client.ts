@@ -24,6 +24,7 @@ import {
   QuotaExceededError,
   RetryableHttpError,
   type RetryableReason,
+  redactedExcerpt,
   redactFreeText,
 } from "./http-errors.ts";
 import {
@@ -348,7 +349,10 @@ export class HttpClient {
       return { kind: "fatal", error: new QuotaExceededError({ ...withStatus, bodyText }) };
     }
     if (isRetryableStatus(status)) {
-      const error = new RetryableHttpError(`HTTP ${status}`, { ...withStatus, reason: "status" });
+      // The API's own words (a maintenance notice, a rate-limit code) say more than a status.
+      const excerpt = redactedExcerpt(bodyText);
+      const detail = excerpt ? `HTTP ${status}: ${excerpt}` : `HTTP ${status}`;
+      const error = new RetryableHttpError(detail, { ...withStatus, reason: "status" });
       return { kind: "retry", error, notProcessed: NOT_PROCESSED_STATUSES.has(status) };
     }
     if (status === 404) return { kind: "fatal", error: new NotFoundHttpError(withStatus) };

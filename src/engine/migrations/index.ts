@@ -14,5 +14,7 @@ export const engineMigrations: MigrationScope = {
     "0008-run-request-interrupted": await import("./0008-run-request-interrupted.ts"),
     "0009-run-progress": await import("./0009-run-progress.ts"),
     "0010-run-request-retried": await import("./0010-run-request-retried.ts"),
+    "0011-idempotency-keys": await import("./0011-idempotency-keys.ts"),
+    "0012-run-params": await import("./0012-run-params.ts"),
   }),
 };

@@ -91,5 +91,6 @@ export function resolveWorkOptions(options: WorkOptions = {}): Required<WorkOpti
     "pollIntervalMs (at least 10)",
     pollIntervalMs,
   );
-  return { concurrency, batchSize, pollIntervalMs };
+  const keepRunningWhenHoldLost = options.keepRunningWhenHoldLost ?? false;
+  return { concurrency, batchSize, pollIntervalMs, keepRunningWhenHoldLost };
 }

@@ -24,6 +24,11 @@ interface InFlight {
   settling: boolean;
   /** Released at stop or lost to a timeout: its outcome must not be recorded. */
   abandoned: boolean;
+  /**
+   * Its hold was lost but the handler goes on (keepRunningWhenHoldLost): never renewed again,
+   * its outcome not recorded, but stop() still aborts it past the grace period and waits for it.
+   */
+  detached: boolean;
   /** Resolves when the handler has returned or thrown. */
   settled: Promise<void>;
 }
@@ -105,7 +110,8 @@ export class QueueWorker {
       try {
         await this.driver.release(
           this.queue,
-          unfinished.map((e) => e.delivery),
+          // A detached message is no longer ours to give back.
+          unfinished.filter((e) => !e.detached).map((e) => e.delivery),
         );
         this.logger.warn(
           { queue: this.queue, released: unfinished.length },
@@ -234,6 +240,7 @@ export class QueueWorker {
       finished: false,
       settling: false,
       abandoned: false,
+      detached: false,
       settled: Promise.resolve(),
     };
     this.#inFlight.set(entry.key, entry);
@@ -244,7 +251,7 @@ export class QueueWorker {
     const outcome = await this.#handle(entry);
     entry.finished = true;
     entry.settling = false;
-    if (entry.abandoned) {
+    if (entry.abandoned || entry.detached) {
       this.#forget(entry);
       return;
     }
@@ -275,7 +282,7 @@ export class QueueWorker {
       return { entry };
     } catch (err) {
       const permanent = err instanceof PermanentQueueError;
-      if (!entry.abandoned) {
+      if (!entry.abandoned && !entry.detached) {
         const dead = permanent || message.attempt > entry.delivery.retry.limit;
         const where = { err, queue: this.queue, message_id: message.id, attempt: message.attempt };
         if (dead) this.logger.error(where, "message failed; dead-lettered");
@@ -301,7 +308,9 @@ export class QueueWorker {
   async #renew(): Promise<void> {
     if (this.#renewing || (this.#inFlight.size === 0 && this.#ready.length === 0)) return;
     const now = Date.now();
-    const due = [...this.#inFlight.values()].filter((e) => !e.abandoned && e.renewAt <= now);
+    const due = [...this.#inFlight.values()].filter(
+      (e) => !e.abandoned && !e.detached && e.renewAt <= now,
+    );
     const readyDue = this.#ready.filter((r) => r.renewAt <= now);
     if (due.length === 0 && readyDue.length === 0) return;
     this.#renewing = true;
@@ -322,13 +331,7 @@ export class QueueWorker {
         if (held.has(e.delivery.message.id)) {
           e.renewAt = after + e.delivery.visibilityMs / 3;
         } else if ((!e.finished || e.settling) && !e.abandoned) {
-          // Not active under our hold any more: another worker may have it now.
-          e.abandoned = true;
-          e.controller.abort(new VisibilityLostError(e.delivery.message.id));
-          this.logger.warn(
-            { queue: this.queue, message_id: e.delivery.message.id },
-            "lost the hold on a message; its handler was aborted",
-          );
+          this.#holdLost(e);
         }
       }
     } catch (err) {
@@ -336,6 +339,19 @@ export class QueueWorker {
     } finally {
       this.#renewing = false;
     }
+  }
+
+  /** A running message is not held by us any more: another worker may have it now. */
+  #holdLost(e: InFlight): void {
+    const where = { queue: this.queue, message_id: e.delivery.message.id };
+    if (this.options.keepRunningWhenHoldLost) {
+      e.detached = true;
+      this.logger.warn(where, "lost the hold on a message; its handler goes on under its lease");
+      return;
+    }
+    e.abandoned = true;
+    e.controller.abort(new VisibilityLostError(e.delivery.message.id));
+    this.logger.warn(where, "lost the hold on a message; its handler was aborted");
   }
 
   #notify(kind: WaitKind): void {

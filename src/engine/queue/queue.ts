@@ -35,6 +35,12 @@ export interface WorkOptions {
   batchSize?: number;
   /** Idle polling interval (default 500 ms). */
   pollIntervalMs?: number;
+  /**
+   * The handler guards itself against running twice (a lease of its own, fenced commits), so
+   * losing the message's hold — another worker may now hold it — does not abort it: it goes on,
+   * and its outcome is left to that other delivery. Default false: the handler is aborted.
+   */
+  keepRunningWhenHoldLost?: boolean;
 }
 
 /**

@@ -17,6 +17,11 @@ export interface JobResult {
   summary: Record<string, unknown>;
   /** Why the run failed or was skipped (one line). */
   message?: string;
+  /**
+   * A failed run caused by the user's configuration (a missing or invalid setting or file): 2,
+   * the exit code `tidemark run` then gives, as for any usage or config error. Default 1.
+   */
+  exitCode?: 1 | 2;
 }
 
 /** A kind of work a pipeline offers, e.g. `books.run`. */

@@ -17,6 +17,12 @@ export {
 } from "./request-run.ts";
 export { requestRunFromCli } from "./request-run-from-cli.ts";
 export {
+  IdempotencyKeyInFlightError,
+  IdempotencyKeyReusedError,
+  type QueuedOnce,
+  requestRunOnce,
+} from "./request-run-once.ts";
+export {
   API_REQUESTER,
   cliRequester,
   RUN_QUEUE,

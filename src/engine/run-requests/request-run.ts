@@ -67,16 +67,18 @@ export async function checkRunRequest(
  * (`<job or runIdPrefix>_<request time>_<hex6>`), sends the message with `sendTo` (payload validated against
  * the `tidemark.run` handler's schema, its send defaults applied), and records the request in
  * `tm_run_requests` so `GET /api/runs/{run_id}` answers `queued` until a worker starts the
- * run. Returns null when `options.singletonKey` dropped a duplicate.
+ * run. Returns null when `options.singletonKey` dropped a duplicate. `options.runId`: the id
+ * to promise, made by the caller (see requestRunOnce).
  */
 export async function sendRunRequest(
   runtime: RunRequestRuntime,
   queue: Queue,
   request: CheckedRunRequest,
-  options: Pick<SendOptions, "singletonKey" | "startAfterSeconds"> = {},
+  options: Pick<SendOptions, "singletonKey" | "startAfterSeconds"> & { runId?: string } = {},
 ): Promise<QueuedRun | null> {
   const now = runtime.clock.now();
-  const runId = newRunId(request.runIdPrefix, truncateToSeconds(now));
+  const { runId: given, ...sendOptions } = options;
+  const runId = given ?? newRunId(request.runIdPrefix, truncateToSeconds(now));
   const payload: RunRequestPayload = {
     job: request.job.name,
     dryRun: request.dryRun,
@@ -84,7 +86,7 @@ export async function sendRunRequest(
     requestedBy: request.requestedBy,
     runId,
   };
-  const messageId = await sendTo(queue, runRequestHandler, payload, options);
+  const messageId = await sendTo(queue, runRequestHandler, payload, sendOptions);
   if (messageId === null) return null;
   const queued: QueuedRun = {
     runId,

@@ -23,7 +23,10 @@ export const runRequestHandler = defineQueueHandler({
   name: RUN_QUEUE,
   description: "runs a stored job (tidemark run --queue, the HTTP API, the scheduler)",
   payload: runRequestPayload,
-  work: { concurrency: 1, pollIntervalMs: 1_000 },
+  // The run's lease keeps it exclusive and its commits fenced: a healthy run whose message
+  // hold lapsed (an event loop stalled past the visibility timeout) finishes its work, while
+  // the redelivery finds its run going and is acknowledged without running it again.
+  work: { concurrency: 1, pollIntervalMs: 1_000, keepRunningWhenHoldLost: true },
   send: RUN_SEND_DEFAULTS,
   async handle(ctx, payload) {
     const [{ runStoredJob }, { alreadyHandled }] = await Promise.all([

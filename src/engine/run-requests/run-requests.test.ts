@@ -1,11 +1,9 @@
-import { expect, it, onTestFinished } from "vitest";
+import { expect, it } from "vitest";
 import { typed } from "../../infra/db/open-database.ts";
-import { describeEachDialect } from "../../testing/dialects.ts";
-import { openTestRuntime } from "../../testing/test-runtime.ts";
+import { type DialectHarness, describeEachDialect } from "../../testing/dialects.ts";
+import { openEchoJobQueue } from "../../testing/echo-job-queue.ts";
 import type { EngineTables } from "../engine-tables.ts";
 import { UsageError } from "../errors.ts";
-import { JobService } from "../jobs/job-service.ts";
-import { openQueue } from "../queue/open-queue.ts";
 import type { Queue } from "../queue/queue.ts";
 import { executeRun } from "../runs/job-runner.ts";
 import { RunRepo } from "../runs/run-repo.ts";
@@ -17,21 +15,7 @@ import { requestRunFromCli } from "./request-run-from-cli.ts";
 import { API_REQUESTER, RUN_QUEUE, RUN_SEND_DEFAULTS, SCHEDULER_REQUESTER } from "./run-request.ts";
 import { runRequestHandler } from "./run-request-handler.ts";
 
-async function setup(h: Parameters<Parameters<typeof describeEachDialect>[1]>[0]) {
-  const rt = await openTestRuntime(h);
-  const queue = await openQueue(rt);
-  onTestFinished(() => queue.close());
-  const jobs = new JobService(rt.db, rt.registry, rt.clock);
-  await jobs.add({
-    name: "j",
-    type: "test.echo",
-    params: { message: "m" },
-    schedule: null,
-    timezone: "UTC",
-    enabled: true,
-  });
-  return { rt, queue, job: await jobs.get("j") };
-}
+const setup = (h: DialectHarness) => openEchoJobQueue(h);
 
 function work(rt: Runtime, queue: Queue) {
   return startQueueWorkers(rt, queue, [runRequestHandler], { work: { pollIntervalMs: 20 } });

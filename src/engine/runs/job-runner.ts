@@ -1,8 +1,16 @@
 import { hostname } from "node:os";
 import type { Logger } from "../../infra/logging/logger.ts";
+import { redactText } from "../../infra/logging/redact.ts";
 import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
 import type { RunStatus } from "../engine-tables.ts";
-import { AlreadyRunningError, describeError, LeaseLostError, UsageError } from "../errors.ts";
+import {
+  AlreadyRunningError,
+  describeError,
+  ExitCode,
+  LeaseLostError,
+  TidemarkError,
+  UsageError,
+} from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
 import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
 import type { Lease } from "../leases/lease-store.ts";
@@ -42,6 +50,11 @@ export interface RunRequest {
 /** The outcome of one run, as printed by the CLI: the ended-run event plus the summary. */
 export interface RunReport extends RunEndedEvent {
   summary: Record<string, unknown>;
+  /**
+   * 2 when the run failed on a usage or config error (thrown as one, or reported by the job):
+   * the exit code `tidemark run` gives then. Absent otherwise (see exitCodeFor).
+   */
+  exitCode?: 2;
 }
 
 /** The requested run id when it is valid and unused, else a new one. */
@@ -108,9 +121,10 @@ function outcomeOf(
   return { status, summary };
 }
 
-/** Exit code for a finished run: 0 for succeeded/skipped, 1 otherwise. */
-export function exitCodeFor(status: RunStatus): number {
-  return status === "succeeded" || status === "skipped" ? 0 : 1;
+/** Exit code for a finished run: 0 for succeeded/skipped, 2 for a config failure, 1 otherwise. */
+export function exitCodeFor(report: Pick<RunReport, "status" | "exitCode">): number {
+  if (report.status === "succeeded" || report.status === "skipped") return 0;
+  return report.exitCode ?? 1;
 }
 
 /**
@@ -157,6 +171,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   const dryRun = request.dryRun ?? false;
   let result: JobResult | undefined;
   let error: string | null = null;
+  let configFailure = false;
   const recorder = new RunProgressRecorder(runs, runId, runtime.clock, logger);
   try {
     await runs.insertStarted({
@@ -168,6 +183,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       leaseKey,
       host: hostname(),
       pid: process.pid,
+      params: params as Record<string, unknown>,
     });
     const ctx = newJobContext(runtime, {
       jobName: request.jobName,
@@ -186,8 +202,10 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     logger.info({ type: jobType.name, dry_run: dryRun, limit: request.limit }, "run started");
     result = await jobType.run(ctx, params);
     if (result.status === "failed") error = result.message ?? "job reported failure";
+    configFailure = result.status === "failed" && result.exitCode === ExitCode.usage;
   } catch (err) {
     if (err instanceof LeaseLostError) leaseLost = true;
+    configFailure = err instanceof TidemarkError && err.exitCode === ExitCode.usage;
     error = describeError(err);
     const level = request.callerReportsOutcome ? "debug" : "error";
     logger[level]({ err }, leaseLost ? "lease lost; the run committed nothing more" : "run failed");
@@ -200,6 +218,8 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
 
   const { status, summary } = outcomeOf(result, error, leaseLost);
   if (leaseLost && error === null) error = `lease lost: ${leaseKey} was taken over`;
+  // Stored and shown by `runs show`, the API and the dashboard: never a secret an error quoted.
+  if (error !== null) error = redactText(error);
   const report: RunReport = {
     runId,
     jobName: request.jobName,
@@ -210,6 +230,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     summary,
     error,
     dryRun,
+    ...(status === "failed" && configFailure ? { exitCode: ExitCode.usage } : {}),
   };
   try {
     await runs.finish(runId, { status, finishedAt: report.finishedAt, summary, error });

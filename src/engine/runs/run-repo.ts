@@ -1,5 +1,6 @@
 import type { Kysely, UpdateQueryBuilder, UpdateResult } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
+import { redactSecrets } from "../../infra/logging/redact.ts";
 import type { EngineTables, RunStatus, RunsTable } from "../engine-tables.ts";
 import type { RunEvents } from "../notify/run-events.ts";
 
@@ -19,6 +20,8 @@ export interface RunRecord {
   pid: number;
   /** The run's latest reported progress; absent when it reported none. */
   progress?: RunProgress;
+  /** The params it ran with (validated, defaults filled); absent for runs recorded before 0012. */
+  params?: Record<string, unknown>;
 }
 
 /** A run's latest progress, as stored in `tm_runs.progress`. */
@@ -30,17 +33,47 @@ export interface RunProgress {
   updated_at: string;
 }
 
+/**
+ * A JSON column's value; one that does not parse (edited by hand, cut by a full disk) is
+ * reported in place instead of failing every listing that includes its row.
+ */
+function parseColumn<T>(text: string, column: string): T | { unreadable: string } {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return { unreadable: `tm_runs.${column} is not valid JSON` };
+  }
+}
+
+/** Params larger than this are not copied into every run row (and every run listing). */
+const MAX_STORED_PARAMS_BYTES = 16 * 1024;
+
+/**
+ * The params as stored with a run: their JSON with secret fields masked (the run's page and the
+ * API show them), or a note of their size when too large (measured first: no copy of a huge list).
+ */
+function storedParams(params: Record<string, unknown>): string {
+  const bytes = Buffer.byteLength(JSON.stringify(params));
+  if (bytes <= MAX_STORED_PARAMS_BYTES) return JSON.stringify(redactSecrets(params));
+  const size = bytes.toLocaleString("en");
+  return JSON.stringify({ omitted: `${size} bytes of params, too large to keep with the run` });
+}
+
 function toRecord(row: RunsTable): RunRecord {
-  const progress = row.progress ? (JSON.parse(row.progress) as RunProgress) : undefined;
+  const progress = row.progress ? parseColumn<RunProgress>(row.progress, "progress") : undefined;
+  const params = row.params
+    ? parseColumn<Record<string, unknown>>(row.params, "params")
+    : undefined;
   return {
-    ...(progress ? { progress } : {}),
+    ...(progress && !("unreadable" in progress) ? { progress } : {}),
+    ...(params ? { params } : {}),
     runId: row.run_id,
     jobName: row.job_name,
     jobType: row.job_type,
     status: row.status,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
-    summary: row.summary === null ? null : (JSON.parse(row.summary) as Record<string, unknown>),
+    summary: row.summary === null ? null : parseColumn(row.summary, "summary"),
     error: row.error,
     dryRun: row.dry_run === 1,
     leaseKey: row.lease_key,
@@ -53,7 +86,11 @@ function toRecord(row: RunsTable): RunRecord {
 export interface RunFilter {
   jobName?: string;
   status?: RunStatus;
+  /** Only runs started at or after this time (ISO). */
+  since?: string;
   limit?: number;
+  /** Skips this many of the newest matching runs (paging). */
+  offset?: number;
 }
 
 /**
@@ -92,6 +129,7 @@ export class RunRepo {
         lease_key: run.leaseKey,
         host: run.host,
         pid: run.pid,
+        ...(run.params === undefined ? {} : { params: storedParams(run.params) }),
       })
       .execute();
   }
@@ -165,11 +203,13 @@ export class RunRepo {
     let q = this.#db.selectFrom("tm_runs").selectAll();
     if (filter.jobName) q = q.where("job_name", "=", filter.jobName);
     if (filter.status) q = q.where("status", "=", filter.status);
-    const rows = await q
+    if (filter.since) q = q.where("started_at", ">=", filter.since);
+    q = q
       .orderBy("started_at", "desc")
       .orderBy("run_id", "desc")
-      .limit(filter.limit ?? 50)
-      .execute();
+      .limit(filter.limit ?? 50);
+    if (filter.offset) q = q.offset(filter.offset);
+    const rows = await q.execute();
     return rows.map(toRecord);
   }
 
