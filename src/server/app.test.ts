@@ -336,7 +336,15 @@ describeEachDialect("HTTP API", (h) => {
       error: { code: "not_found", message: 'unknown run "nope_20260101T000000Z_000000"' },
     });
 
-    for (const bad of ["status=done", "limit=0", "limit=abc", "color=red"]) {
+    for (const bad of [
+      "status=done",
+      "limit=0",
+      "limit=abc",
+      "limit=0x10",
+      "limit=1e3",
+      "limit=%205",
+      "color=red",
+    ]) {
       const res = await get(`/api/runs?${bad}`);
       expect(res.status, bad).toBe(400);
       const err = await read(res);

@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { NotFoundError, TidemarkError, UsageError } from "../engine/errors.ts";
 import { HttpError } from "../engine/http/http-errors.ts";
+import { IdempotencyKeyReusedError } from "../engine/run-requests/request-run-once.ts";
 import { formatZodIssues } from "../infra/config/format-zod-issues.ts";
 import type { Logger } from "../infra/logging/logger.ts";
 
@@ -91,6 +92,9 @@ export function errorHandler(logger: Logger) {
     if (err instanceof UsageError) return errorResponse(c, 400, "invalid_request", err.message);
     // An outside API that failed (after the client's retries) is a bad gateway, not a conflict.
     if (err instanceof HttpError) return errorResponse(c, 502, "upstream_error", err.message);
+    if (err instanceof IdempotencyKeyReusedError) {
+      return errorResponse(c, 422, "idempotency_key_reused", err.message);
+    }
     if (err instanceof TidemarkError) return errorResponse(c, 409, "conflict", err.message);
     if (isUnreachable(err)) {
       // Not a bug: the database (or another backing service) is down; /healthz says which.

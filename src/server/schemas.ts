@@ -60,6 +60,10 @@ export const RunSchema = z
     leaseKey: z.string(),
     host: z.string(),
     pid: z.number().int(),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "The params the run ran with (absent for runs recorded before)" }),
     /** Present once the run reported progress; a finished run keeps its last. */
     progress: z
       .object({
@@ -105,7 +109,13 @@ export const RunListQuerySchema = z
   .object({
     job: z.string().min(1).optional().openapi({ description: "Only this job's runs" }),
     status: z.enum(RUN_STATUSES).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).default(50),
+    // Digits only: z.coerce would read " 5", "0x10" and "1e3" as 5, 16 and 1000.
+    limit: z
+      .preprocess(
+        (v) => (typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : v),
+        z.number({ error: "expected a whole number from 1 to 1000" }).int().min(1).max(1000),
+      )
+      .default(50),
   })
   .strict();
 

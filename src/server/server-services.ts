@@ -22,8 +22,15 @@ export interface SystemServices {
 
 /** What the HTTP app needs from the process hosting it. */
 export interface ServerServices extends SystemServices {
-  /** Queues a run of a stored job for the workers. */
-  requestRun(job: JobRecord, options: RunRequestOptions): Promise<QueuedRun>;
+  /**
+   * Queues a run of a stored job for the workers. With an `idempotencyKey`, a repeat of an
+   * earlier request answers that request's run (`replayed`) instead of queuing another.
+   */
+  requestRun(
+    job: JobRecord,
+    options: RunRequestOptions,
+    idempotencyKey?: string,
+  ): Promise<QueuedRun & { replayed?: boolean }>;
   /** A requested run not started yet, by the run id requestRun promised. */
   findRequestedRun(runId: string): Promise<RequestedRun | undefined>;
 }

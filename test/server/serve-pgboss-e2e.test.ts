@@ -20,7 +20,7 @@ interface RunJson {
 describeEachDialect("tidemark serve on pg-boss (end to end)", (h) => {
   it.skipIf(h.dialect !== "postgres")(
     "two serve processes fire a pg-boss schedule once; a worker runs it and an HTTP request",
-    { timeout: 150_000 },
+    { timeout: 240_000 },
     async () => {
       const { cwd, env: base } = await cliEnv(h);
       writeFileSync(
@@ -57,17 +57,26 @@ describeEachDialect("tidemark serve on pg-boss (end to end)", (h) => {
         }, "the HTTP run");
         expect(manual.pid).toBe(worker.pid);
 
-        // pg-boss's timekeeper checks schedules every 30 s: the first fire comes within ~40 s.
+        // pg-boss's timekeeper checks schedules every 30 s: the first fire comes within ~40 s
+        // on an idle machine; a CI machine busy with other suites can take much longer.
+        let seen: RunJson[] = [];
         const runs = await eventually(
           async () => {
             const { runs } = (await (await api(urls[0], "/api/runs?job=minutely")).json()) as {
               runs: RunJson[];
             };
+            seen = runs;
             return runs.some((r) => r.status === "succeeded") ? runs : undefined;
           },
           "the scheduled run",
-          90_000,
-        );
+          180_000,
+        ).catch((err: Error) => {
+          // What the processes said about the schedule says why it did not run.
+          const said = all.flatMap((c) =>
+            (c.stdout() + c.stderr()).split("\n").filter((l) => /fire|schedul|minutely/i.test(l)),
+          );
+          throw new Error(`${err.message}; runs: ${JSON.stringify(seen)}\n${said.join("\n")}`);
+        });
         expect(runs.every((r) => r.pid === worker.pid)).toBe(true);
         // Each occurrence (minute) ran once although two schedulers were up.
         const minutes = runs.map((r) => r.startedAt.slice(0, 16));

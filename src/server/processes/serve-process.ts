@@ -1,5 +1,10 @@
 import { UsageError } from "../../engine/errors.ts";
-import { API_REQUESTER, findRequestedRun, requestRun } from "../../engine/run-requests/index.ts";
+import {
+  API_REQUESTER,
+  findRequestedRun,
+  requestRun,
+  requestRunOnce,
+} from "../../engine/run-requests/index.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import {
   createScheduler,
@@ -73,8 +78,12 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
         queue,
         metrics,
         apiTokens,
-        requestRun: (job, o) =>
-          requestRun(runtime, queue, { ...o, job, requestedBy: API_REQUESTER }),
+        requestRun: (job, o, key) => {
+          const request = { ...o, job, requestedBy: API_REQUESTER };
+          return key === undefined
+            ? requestRun(runtime, queue, request)
+            : requestRunOnce(runtime, queue, request, key);
+        },
         findRequestedRun: (runId) => findRequestedRun(runtime, queue, runId),
       },
       logger,

@@ -52,6 +52,18 @@ const getRoute = createRoute({
   },
 });
 
+const IdempotencyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: "idempotency-key", in: "header" },
+      description:
+        "Any unique string (a UUID): retrying with the same key answers the run the first attempt queued, for 24 hours, instead of queuing another",
+      example: "5f1b0c2e-8f0a-4d8e-9a51-3d2c7a4b9e10",
+    }),
+});
+
 const runRoute = createRoute({
   method: "post",
   path: "/api/jobs/{name}/runs",
@@ -59,16 +71,26 @@ const runRoute = createRoute({
   summary: "Queue a run of a job; a worker executes it",
   request: {
     params: NameParam,
+    headers: IdempotencyHeader,
     body: { required: false, content: json(RunRequestBodySchema) },
   },
   responses: {
     202: {
-      description: "Queued; poll the Location (GET /api/runs/{run_id})",
+      description:
+        "Queued; poll the Location (GET /api/runs/{run_id}). A retry with the same Idempotency-Key answers the same run, with `Idempotent-Replayed: true`",
       content: json(QueuedRunSchema),
     },
     ...errors,
     404: { description: "Unknown job", content: json(ErrorSchema) },
+    409: {
+      description: "The first request with this Idempotency-Key is still being queued; retry",
+      content: json(ErrorSchema),
+    },
     415: { description: "A body that is not application/json", content: json(ErrorSchema) },
+    422: {
+      description: "This Idempotency-Key was first used for another job or other options",
+      content: json(ErrorSchema),
+    },
   },
 });
 
@@ -102,8 +124,11 @@ export function registerJobRoutes(app: OpenAPIHono, services: ServerServices): v
   app.openapi(runRoute, async (c) => {
     const job = await findJob(c.req.valid("param").name);
     const body = c.req.valid("json") ?? {};
-    const queued = await services.requestRun(job, { dryRun: body.dryRun, limit: body.limit });
+    const key = c.req.valid("header")["idempotency-key"];
+    const options = { dryRun: body.dryRun, limit: body.limit };
+    const queued = await services.requestRun(job, options, key);
     c.header("Location", `/api/runs/${encodeURIComponent(queued.runId)}`);
+    if (queued.replayed) c.header("Idempotent-Replayed", "true");
     const { runId, messageId, jobName, dryRun, limit } = queued;
     return c.json(
       // `run_id` too: the name the webhook and the issue's contract use for the same id.
