@@ -17,6 +17,8 @@ export interface CliIo {
   logDestination?: DestinationStream;
   /** True when stdout is an interactive terminal (progress bars, pretty logs). */
   isTTY: boolean;
+  /** The terminal's width in columns, when stdout is one (tables are fitted to it). */
+  columns?: number;
 }
 
 /**
@@ -71,5 +73,6 @@ export function processIo(): CliIo {
       return Buffer.concat(chunks);
     },
     isTTY: Boolean(process.stdout.isTTY),
+    columns: process.stdout.columns,
   };
 }

@@ -1,6 +1,7 @@
 import { CommanderError } from "commander";
 import { ExitCode } from "../engine/errors.ts";
 import { Registry } from "../engine/registry/registry.ts";
+import { databaseFailure } from "../infra/db/database-failure.ts";
 import { applyHeapGrowth } from "../infra/process/heap-growth.ts";
 import { pipelines } from "../pipelines/index.ts";
 import { type CliIo, processIo } from "./io.ts";
@@ -38,10 +39,15 @@ export async function main(
     return session.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // Commander has already printed its message.
-      return QUIET_COMMANDER_CODES.has(err.code) ? ExitCode.ok : ExitCode.usage;
+      // Commander has already printed its message. Help shown because a group was given no
+      // subcommand (`tidemark job`) went to stderr with exitCode 1: a usage error, not --help.
+      return QUIET_COMMANDER_CODES.has(err.code) && err.exitCode === 0
+        ? ExitCode.ok
+        : ExitCode.usage;
     }
-    return reportError(io, err, session.verbose);
+    // A database that turned out read-only, corrupt or gone mid-command: one line naming it.
+    const failure = databaseFailure(err, session.databaseDescription());
+    return reportError(io, failure ?? err, session.verbose);
   } finally {
     await session.close();
   }

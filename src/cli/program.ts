@@ -1,4 +1,4 @@
-import { Command, Option } from "commander";
+import { Command, Option, type OutputConfiguration } from "commander";
 import type { CliServices } from "../engine/registry/command-spec.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import { registerDbCommands } from "./commands/db-commands.ts";
@@ -15,17 +15,45 @@ import type { CliIo } from "./io.ts";
 import { mountPipelineCommands } from "./mount-pipeline-commands.ts";
 import { CliSession, type GlobalOptions } from "./session.ts";
 
+// Kept within 80 columns: commander prints it as written.
 const EXIT_CODES = `
 Exit codes:
   0  ok
   1  a job (or one of the due jobs) failed
-  2  usage or configuration error (bad option, bad config, unknown job or type, bad params)
+  2  usage or configuration error (bad option, bad config, unknown job or
+     type, bad params)
   3  already running (another process holds the job's lease)
 
-Environment (overrides tidemark.yaml): TIDEMARK_DATABASE_URL, TIDEMARK_DATA_DIR (default
-./data), TIDEMARK_ENV, TIDEMARK_LOG_LEVEL, TIDEMARK_BLOBS_DRIVER, TIDEMARK_S3_*, TIDEMARK_QUEUE,
-TIDEMARK_PG_BOSS_*, TIDEMARK_PORT, TIDEMARK_HOST, TIDEMARK_API_TOKENS, TIDEMARK_NOTIFY_WEBHOOK_*,
+Environment (overrides tidemark.yaml): TIDEMARK_DATABASE_URL,
+TIDEMARK_DATA_DIR (default ./data), TIDEMARK_ENV, TIDEMARK_LOG_LEVEL,
+TIDEMARK_BLOBS_DRIVER, TIDEMARK_S3_*, TIDEMARK_QUEUE, TIDEMARK_PG_BOSS_*,
+TIDEMARK_PORT, TIDEMARK_HOST, TIDEMARK_API_TOKENS, TIDEMARK_NOTIFY_WEBHOOK_*,
 TIDEMARK_LEASE_TTL_SECONDS; pipelines read their own (see docs/pipelines/).`;
+
+/** `tidemark job add`: the words that run a command, for pointing at its --help. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/**
+ * Commander's output routed to the CLI's streams; its usage errors (bad option, unknown
+ * command) become one line like every other error, pointing at the command's --help.
+ */
+function cliOutput(io: CliIo, cmd: Command): OutputConfiguration {
+  return {
+    writeOut: (t) => io.out(t),
+    writeErr: (t) => io.err(t),
+    outputError: (text, write) => {
+      const message = text
+        .replace(/^error: /, "")
+        .replace(/\s*\r?\n\s*/g, " ")
+        .trim();
+      write(`tidemark: ${message} (see ${commandPath(cmd)} --help)\n`);
+    },
+  };
+}
 
 /** Builds the commander program with the engine's commands and every pipeline's. */
 export function buildProgram(
@@ -51,8 +79,7 @@ export function buildProgram(
     )
     .option("--verbose", "print stack traces with errors (errors are one line without it)")
     .addHelpText("after", EXIT_CODES)
-    .showHelpAfterError("(run with --help for usage)")
-    .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) })
+    .configureOutput(cliOutput(io, program))
     .exitOverride();
 
   registerInitCommand(program, session);
@@ -80,8 +107,7 @@ export function buildProgram(
 
   // Every subcommand shares the root's output routing and exit override.
   const configure = (cmd: Command) => {
-    cmd.configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) }).exitOverride();
-    cmd.showHelpAfterError("(run with --help for usage)");
+    cmd.configureOutput(cliOutput(io, cmd)).exitOverride();
     for (const sub of cmd.commands) configure(sub);
   };
   for (const sub of program.commands) configure(sub);

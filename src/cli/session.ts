@@ -2,6 +2,7 @@ import type { Registry } from "../engine/registry/registry.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 import type { Config } from "../infra/config/load-config.ts";
 import type { Logger } from "../infra/logging/logger.ts";
+import { redactUrlPassword } from "../infra/logging/redact.ts";
 import type { CliIo } from "./io.ts";
 
 /** Options every command accepts. */
@@ -59,6 +60,13 @@ export class CliSession {
       });
     }
     return this.#config;
+  }
+
+  /** The configured database as errors name it (file path, or URL without password), once known. */
+  databaseDescription(): string | undefined {
+    const db = this.#config?.database;
+    if (!db) return undefined;
+    return db.dialect === "sqlite" ? db.path : redactUrlPassword(db.url);
   }
 
   /** The process logger (stderr). */

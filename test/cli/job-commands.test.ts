@@ -115,6 +115,7 @@ describeEachDialect("tidemark job", (h) => {
     ],
     [["job", "show", "ghost"], 'unknown job "ghost"'],
     [["job", "update", "ghost", "--params", "{}"], 'unknown job "ghost"'],
+    [["job", "update", "ghost"], "job update ghost: nothing to change; give --type"],
     [["run", "ghost"], 'unknown job "ghost"'],
     [["job", "import", "missing.yaml"], "missing.yaml: cannot read"],
     [["runs", "show", "nope_20260101T000000Z_000000"], "unknown run"],

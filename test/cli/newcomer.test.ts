@@ -4,17 +4,11 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { demoHints, hintArgv, runnableHints } from "../../src/testing/demo-hints.ts";
 import { runCli, TSX_IMPORT } from "../../src/testing/run-cli.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
 
 const BIN = new URL("../../bin/tidemark.js", import.meta.url).pathname;
-
-/** argv of a printed `npx tidemark …` hint. */
-function hintArgv(line: string): string[] {
-  const m = /npx tidemark (.+)$/.exec(line);
-  if (!m) throw new Error(`no command in ${line}`);
-  return m[1]!.trim().split(/\s+/);
-}
 
 describe("tidemark demo", () => {
   it("keeps its data in ./tidemark-demo, says so, and its hints work as printed", async () => {
@@ -22,7 +16,12 @@ describe("tidemark demo", () => {
     const res = await runCli(["demo", "--only", "books"], { cwd });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain(`Demo data directory: ${path.join(cwd, "tidemark-demo")}`);
-    const hints = res.stdout.split("\n").filter((l) => l.includes("npx tidemark -c"));
+    // The dashboard's is a server that runs until stopped: checked by the serve tests, not run.
+    const hints = runnableHints(res.stdout);
+    expect(demoHints(res.stdout).filter((l) => !hints.includes(l))).toEqual([
+      expect.stringMatching(/^Start: +npx tidemark -c \S+ serve --insecure-no-auth --no-workers$/),
+    ]);
+    expect(res.stdout).toContain("Open:   http://127.0.0.1:8787/ui");
     expect(hints.length).toBeGreaterThan(2);
     for (const hint of hints) {
       const out = await runCli(hintArgv(hint), { cwd });

@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { formatTable } from "../../engine/output/format-table.ts";
+import type { MigrationState } from "../../infra/db/migrator.ts";
 import type { CliSession } from "../session.ts";
 
 /** `tidemark db migrate | status`. */
@@ -32,27 +34,41 @@ export function registerDbCommands(program: Command, session: CliSession): void 
     .description("list every migration and whether it has been applied")
     .option("--json", "machine-readable output")
     .action(async (opts: { json?: boolean }) => {
+      const config = await session.config();
+      const target = config.database;
+      // A status query must not create the SQLite file (and its folder) it reports on.
+      if (target.dialect === "sqlite" && !existsSync(target.path)) {
+        const { allPending } = await import("../../infra/db/migrator.ts");
+        const states = await allPending(session.registry.migrationScopes());
+        if (opts.json) return session.printJson({ database: target.path, migrations: states });
+        session.print(`Database: ${target.path} (does not exist yet)`);
+        return printStates(session, states);
+      }
       const [{ openDatabase }, { migrationStatus }] = await Promise.all([
         import("../../infra/db/open-database.ts"),
         import("../../infra/db/migrator.ts"),
       ]);
-      const config = await session.config();
-      const database = await openDatabase(config.database);
+      const database = await openDatabase(target);
       try {
         const states = await migrationStatus(database, session.registry.migrationScopes());
         if (opts.json)
           return session.printJson({ database: database.description, migrations: states });
         session.print(`Database: ${database.description}`);
-        session.print(
-          formatTable(
-            ["SCOPE", "MIGRATION", "APPLIED AT"],
-            states.map((s) => [s.scope, s.name, s.executedAt ?? "pending"]),
-          ),
-        );
-        const pending = states.filter((s) => !s.executedAt).length;
-        session.print(pending ? `${pending} pending: run tidemark db migrate` : "Up to date.");
+        printStates(session, states);
       } finally {
         await database.close();
       }
     });
+}
+
+/** The migrations table and what to do next. */
+function printStates(session: CliSession, states: MigrationState[]): void {
+  session.print(
+    formatTable(
+      ["SCOPE", "MIGRATION", "APPLIED AT"],
+      states.map((s) => [s.scope, s.name, s.executedAt ?? "pending"]),
+    ),
+  );
+  const pending = states.filter((s) => !s.executedAt).length;
+  session.print(pending ? `${pending} pending: run tidemark db migrate` : "Up to date.");
 }

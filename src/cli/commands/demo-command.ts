@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import type { CliSession } from "../session.ts";
+import { writeFailure } from "../write-user-file.ts";
 
 /** Marks a folder as the demo's own, so a later demo may wipe it and start over. */
 const MARKER = ".tidemark-demo";
@@ -12,6 +13,18 @@ const DEMO_CONFIG =
 
 /** Empties a previous demo folder or refuses a folder that holds something else. */
 function prepareDemoDir(dir: string): void {
+  try {
+    fillDemoDir(dir);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--data-dir ${dir}: ${writeFailure(err, dir)}`, { cause: err });
+  }
+}
+
+function fillDemoDir(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new UsageError(`--data-dir ${dir}: it is a file, not a folder`);
+  }
   if (existsSync(dir)) {
     const entries = readdirSync(dir);
     if (entries.length > 0 && !entries.includes(MARKER)) {
@@ -85,5 +98,9 @@ export function registerDemoCommand(program: Command, session: CliSession): void
       } finally {
         await runtime.close();
       }
+      // Said last, where the eye lands: the same runs and pipeline state, in a browser.
+      session.print("\n== the dashboard: jobs, runs and every pipeline's state");
+      session.print(`Start:  ${command("serve --insecure-no-auth --no-workers")}`);
+      session.print("Open:   http://127.0.0.1:8787/ui  (local use only: no sign-in)");
     });
 }

@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { stringify } from "yaml";
@@ -10,6 +9,7 @@ import { readYamlFile } from "../../infra/config/load-config.ts";
 import { jsonValue } from "../option-parsers.ts";
 import { ago, fromNow } from "../output/relative-time.ts";
 import type { CliSession } from "../session.ts";
+import { writeUserFile } from "../write-user-file.ts";
 import { describeJobType, listJobTypes } from "./job-type-docs.ts";
 
 interface ParamsOptions {
@@ -167,7 +167,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .option("--disabled", "add it disabled")
     .addHelpText(
       "after",
-      "\nParams of a job type, with defaults and a ready example: tidemark job describe <type>",
+      "\nA job type's params, with defaults and a ready example:\n  tidemark job describe <type>",
     )
     .action(
       async (
@@ -222,6 +222,12 @@ export function registerJobCommands(program: Command, session: CliSession): void
         },
       ) => {
         const params = readParams(session, opts);
+        const { type, schedule, timezone, jitter } = opts;
+        if ([type, params, schedule, timezone, jitter].every((v) => v === undefined)) {
+          throw new UsageError(
+            `job update ${name}: nothing to change; give --type, --params, --params-file, --schedule, --no-schedule, --timezone or --jitter`,
+          );
+        }
         if (opts.type) session.registry.jobType(opts.type);
         const service = await jobService(session);
         await service.update(name, {
@@ -276,7 +282,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .action(async (opts: { output?: string }) => {
       const text = stringify(await (await jobService(session)).export());
       if (opts.output) {
-        writeFileSync(path.resolve(session.io.cwd, opts.output), text);
+        writeUserFile(path.resolve(session.io.cwd, opts.output), text);
         session.print(`Wrote ${opts.output}`);
       } else {
         session.io.out(text);

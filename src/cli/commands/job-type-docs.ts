@@ -1,5 +1,6 @@
-import { formatTable } from "../../engine/output/format-table.ts";
 import type { JobType } from "../../engine/registry/pipeline-definition.ts";
+import { fitTable, wrapWords } from "../output/fit-table.ts";
+import { terminalWidth } from "../output/fit-text.ts";
 import type { CliSession } from "../session.ts";
 
 /** `job types`: every job type with its pipeline and what it does. */
@@ -21,9 +22,10 @@ export async function listJobTypes(session: CliSession, json: boolean): Promise<
   }
   if (types.length === 0) return session.print("No pipeline is registered yet.");
   session.print(
-    formatTable(
+    fitTable(
       ["TYPE", "PIPELINE", "DESCRIPTION"],
       types.map(({ pipeline, type }) => [type.name, pipeline, type.description]),
+      terminalWidth(session.io, Number.POSITIVE_INFINITY),
     ),
   );
   session.print();
@@ -49,7 +51,8 @@ export async function describeJobType(
       example: type.example,
     });
   }
-  session.print(`${type.name}: ${type.description}`);
+  const width = terminalWidth(session.io, Number.POSITIVE_INFINITY);
+  session.print(wrapWords(`${type.name}: ${type.description}`, width).join("\n"));
   if (pipeline) session.print(`pipeline: ${pipeline}`);
   session.print();
   const params = doc.paramDocs(schema);
@@ -58,7 +61,8 @@ export async function describeJobType(
   } else {
     session.print("Params:");
     const described = params.some((p) => p.description);
-    const table = formatTable(
+    // Two columns go to the indent below.
+    const table = fitTable(
       ["PARAM", "TYPE", "REQUIRED", "DEFAULT", ...(described ? ["DESCRIPTION"] : [])],
       params.map((p) => [
         p.path,
@@ -67,6 +71,7 @@ export async function describeJobType(
         p.default === undefined ? "" : doc.defaultText(p.default),
         ...(described ? [p.description ?? ""] : []),
       ]),
+      width - 2,
     );
     session.print(indent(table, "  "));
   }

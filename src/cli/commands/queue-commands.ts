@@ -62,7 +62,7 @@ export function registerQueueCommands(program: Command, session: CliSession): vo
   queue
     .command("dead <queue>")
     .description("dead-lettered messages of a queue, newest first, with their last error")
-    .option("--limit <n>", "how many (default 20)", positiveInt, 20)
+    .option("--limit <n>", "how many", positiveInt, 20)
     .option("--json", "machine-readable output (payloads included)")
     .action(async (name: string, opts: { limit: number; json?: boolean }) => {
       const dead = await withQueue(session, async (q) => {

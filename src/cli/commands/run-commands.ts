@@ -66,7 +66,7 @@ export function registerRunCommands(program: Command, session: CliSession): void
         });
         if (opts.json) session.printJson(report);
         else printReport(session, report);
-        session.exitCode = exitCodeFor(report.status);
+        session.exitCode = exitCodeFor(report);
       } finally {
         interrupt.dispose();
       }

@@ -57,7 +57,7 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
     .description("list runs, newest first")
     .option("--job <name>", "only this job's runs")
     .option("--status <status>", `only runs with this status (${STATUSES.join("|")})`)
-    .option("--limit <n>", "how many (default 20)", positiveInt, 20)
+    .option("--limit <n>", "how many", positiveInt, 20)
     .option("--json", "machine-readable output")
     .action(async (opts: { job?: string; status?: string; limit: number; json?: boolean }) => {
       if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) {
@@ -70,7 +70,7 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
       });
       if (opts.json) return session.printJson(list);
       if (list.length === 0) return session.print("No runs.");
-      session.print(runsTable(list, terminalWidth(session.io.isTTY)));
+      session.print(runsTable(list, terminalWidth(session.io)));
     });
 
   runs

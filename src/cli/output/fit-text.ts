@@ -1,6 +1,8 @@
-/** Terminal width for tables: stdout's columns on a terminal, else 100. */
-export function terminalWidth(isTTY: boolean): number {
-  return (isTTY && process.stdout.columns) || 100;
+import type { CliIo } from "../io.ts";
+
+/** Terminal width for tables: stdout's columns on a terminal, else `otherwise` (default 100). */
+export function terminalWidth(io: Pick<CliIo, "isTTY" | "columns">, otherwise = 100): number {
+  return (io.isTTY && io.columns) || otherwise;
 }
 
 /** Text on one line, cut to `max` characters with an ellipsis when longer. */
