@@ -108,7 +108,7 @@ describeEachDialect("run progress", (h) => {
 
     const live = await (await app.request(`/ui/fragments/runs/${runId}`)).text();
     expect(live).toContain("hx-trigger");
-    expect(live).toContain('<progress max="10" value="3"></progress>');
+    expect(live).toContain('<progress aria-label="items" max="10" value="3"></progress>');
     expect(live).toContain("3/10");
     expect(live).toContain("changed 2");
 
@@ -124,7 +124,7 @@ describeEachDialect("run progress", (h) => {
     });
     const after = await (await app.request(`/ui/fragments/runs/${runId}`)).text();
     expect(after).not.toContain("hx-trigger");
-    expect(after).toContain('<progress max="10" value="10"></progress>');
+    expect(after).toContain('<progress aria-label="items" max="10" value="10"></progress>');
   });
 
   it("runs show prints a run's last progress", async () => {

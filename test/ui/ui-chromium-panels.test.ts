@@ -60,5 +60,20 @@ describe.runIf(browserAvailable && withPanel.length > 0)(
         expect(errors).toEqual([]);
       });
     }
+
+    it("at phone width, no page is wider than the screen, even with the longest run id", async () => {
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(`${serve.url}/ui/runs`);
+      const hrefs = await page.$$eval("#runs th a", (as) => as.map((a) => a.getAttribute("href")!));
+      // Run ids carry their job's name: the longest make the widest run page title.
+      const longest = hrefs.sort((a, b) => b.length - a.length)[0]!;
+      const paths = ["/ui", "/ui/runs", "/ui/queue", longest];
+      for (const p of [...paths, ...withPanel.map((x) => `/ui/pipelines/${x.name}`)]) {
+        await page.goto(`${serve.url}${p}`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect({ p, width }).toEqual({ p, width: 375 });
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
   },
 );

@@ -112,7 +112,7 @@ describe.runIf(browserAvailable)("dashboard in Chromium", () => {
     const rows = page.locator("#runs tbody tr");
     expect(await rows.count()).toBeGreaterThan(0);
     await shot("runs");
-    await rows.first().locator("a").click();
+    await rows.first().locator("th a").click();
     await page.waitForURL(/\/ui\/runs\/acme_/);
     await expect(page.locator("#run").getAttribute("data-status")).resolves.toBe("failed");
     await expect(page.locator("pre.error").textContent()).resolves.toContain(
@@ -189,7 +189,13 @@ describe.runIf(browserAvailable)("dashboard in Chromium", () => {
 
   it("is usable at phone width: nothing wider than the screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const p of ["/ui", "/ui/runs", "/ui/pipelines/snapshots"]) {
+    for (const p of [
+      "/ui",
+      "/ui/runs",
+      "/ui/queue",
+      "/ui/pipelines/books",
+      "/ui/pipelines/snapshots",
+    ]) {
       await go(p);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect({ p, width }).toEqual({ p, width: 390 });

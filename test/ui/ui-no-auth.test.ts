@@ -5,6 +5,7 @@ import { silentLogger } from "../../src/infra/logging/logger.ts";
 import { createApp } from "../../src/server/app.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
+import { csrfOf } from "./ui-app.ts";
 import { uiRegistry } from "./ui-serve.ts";
 
 describeEachDialect("dashboard without authentication", (h) => {
@@ -28,7 +29,7 @@ describeEachDialect("dashboard without authentication", (h) => {
     const cookie = first.headers.getSetCookie().find((c) => c.startsWith("tidemark_session="))!;
     const jar = cookie.split(";")[0]!;
     const page = await first.text();
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+    const csrf = csrfOf(page);
     for (const p of ["/ui/pipelines/books", "/ui/pipelines/snapshots", "/ui/runs", "/ui/queue"]) {
       expect({ p, status: (await app.request(p, { headers: { cookie: jar } })).status }).toEqual({
         p,

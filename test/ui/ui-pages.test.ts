@@ -2,14 +2,12 @@
 // failures and the refusals of bad input. (The browser suite covers the flows end to end.)
 import { expect, it } from "vitest";
 import { JobService } from "../../src/engine/jobs/job-service.ts";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import { type RunRecord, RunRepo } from "../../src/engine/runs/run-repo.ts";
-import type { Runtime } from "../../src/engine/runtime/runtime.ts";
-import { silentLogger } from "../../src/infra/logging/logger.ts";
-import { createApp } from "../../src/server/app.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { addEchoJob } from "../../src/testing/echo-job-queue.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
+import { openUi } from "./ui-app.ts";
 
 const NOW = "2026-01-15T09:30:00.000Z";
 const minutesAgo = (m: number) => new Date(Date.parse(NOW) - m * 60_000).toISOString();
@@ -32,35 +30,6 @@ function run(jobName: string, n: number, over: Partial<RunRecord> = {}): RunReco
   };
 }
 
-/** The app without authentication, and a browser session with its CSRF token. */
-async function open(runtime: Runtime) {
-  const app = createApp(
-    {
-      runtime,
-      queue: undefined,
-      metrics: new TidemarkMetrics(),
-      apiTokens: undefined,
-      requestRun: () => Promise.reject(new Error("not in this test")),
-      findRequestedRun: async () => undefined,
-    },
-    silentLogger(),
-  );
-  const first = await app.request("/ui");
-  const cookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await first.text())?.[1] ?? "";
-  const get = async (p: string) => {
-    const res = await app.request(p, { headers: { cookie } });
-    return { status: res.status, text: await res.text() };
-  };
-  const post = (p: string, body: string) =>
-    app.request(p, {
-      method: "POST",
-      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: `${body}&_csrf=${csrf}`,
-    });
-  return { get, post };
-}
-
 describeEachDialect("dashboard pages", (h) => {
   it("overview: failing jobs first, runs of the last 24 h by status", async () => {
     const runtime = await openTestRuntime(h, { clock: new ManualClock(NOW) });
@@ -81,7 +50,7 @@ describeEachDialect("dashboard pages", (h) => {
     await repo.insertFinished(
       run("a-ok", 3, { startedAt: minutesAgo(25 * 60), finishedAt: minutesAgo(25 * 60) }),
     );
-    const { get } = await open(runtime);
+    const { get } = await openUi(runtime);
     const { text } = await get("/ui/fragments/overview");
     const order = [...text.matchAll(/data-job="([^"]+)"/g)].map((m) => m[1]);
     expect(order).toEqual(["z-bad", "a-ok", "m-never"]);
@@ -106,7 +75,7 @@ describeEachDialect("dashboard pages", (h) => {
         },
       }),
     );
-    const { get } = await open(runtime);
+    const { get } = await openUi(runtime);
     const first = await get("/ui/runs?job=many");
     expect([...first.text.matchAll(/<tr>\s*<th scope="row">/g)]).toHaveLength(25);
     expect(first.text).toContain('href="/ui/runs?job=many&amp;page=1"');
@@ -126,15 +95,8 @@ describeEachDialect("dashboard pages", (h) => {
   it("refuses bad input with one line and writes nothing", async () => {
     const runtime = await openTestRuntime(h, { clock: new ManualClock(NOW) });
     const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
-    await jobs.add({
-      name: "j",
-      type: "test.echo",
-      params: { message: "x" },
-      schedule: null,
-      timezone: "UTC",
-      enabled: true,
-    });
-    const { get, post } = await open(runtime);
+    await addEchoJob(runtime, "j", { message: "x" });
+    const { get, post } = await openUi(runtime);
     expect((await get("/ui/runs?status=bogus")).status).toBe(400);
     expect((await get("/ui/runs?page=-1")).status).toBe(400);
     expect((await get("/ui/runs/no-such-run")).status).toBe(404);

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import { safeNext } from "./format.ts";
+import { uiError } from "./pages/error-page.ts";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionKeys } from "./session.ts";
 import type { UiContext, UiEnv } from "./ui-env.ts";
 
@@ -95,23 +96,26 @@ export function requireSession(keys: SessionKeys): MiddlewareHandler<UiEnv> {
     }
     if (!session) {
       c.header("cache-control", "no-store");
-      if (isFragment(c) || c.req.method !== "GET") {
+      if (isFragment(c)) {
         // A page refreshing itself (htmx) whose session ended goes to the sign-in form.
         if (c.req.header("hx-request") === "true") c.header("HX-Redirect", signInUrl(c));
         return c.text("sign in first", 401);
       }
+      // A form sent after the session ended (a page left open overnight): refused, and nothing
+      // changes, but as a page that says so and leads to the sign-in form.
+      if (c.req.method !== "GET") uiError(401, "Your session ended, so nothing was changed.");
       const next = c.req.path + (new URL(c.req.url).search || "");
       return c.redirect(`/ui/sign-in?next=${encodeURIComponent(next)}`, 302);
     }
-    const csrf = keys.csrf(session.nonce);
+    // Set first, so even the refusal below is a page with the navigation.
+    c.set("session", session);
+    c.set("csrf", keys.csrf(session.nonce));
+    c.header("cache-control", "no-store");
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       if (!keys.checkCsrf(session.nonce, await sentCsrf(c))) {
-        return c.text("missing or wrong CSRF token: reload the page and try again", 403);
+        uiError(403, "missing or wrong CSRF token: reload the page and try again");
       }
     }
-    c.set("session", session);
-    c.set("csrf", csrf);
-    c.header("cache-control", "no-store");
     return next();
   };
 }
@@ -127,5 +131,7 @@ export function takeFlash(c: UiContext): { text: string; error?: boolean } | und
 
 /** Sets the one-shot message shown by the next page. */
 export function setFlash(c: UiContext, text: string, error = false): void {
-  setCookie(c, FLASH_COOKIE, (error ? "!" : "") + text.slice(0, 300), cookieOptions(c, 60));
+  // Cut by code point: half an emoji (a lone surrogate) would make the cookie encoding throw.
+  const short = Array.from(text).slice(0, 300).join("");
+  setCookie(c, FLASH_COOKIE, (error ? "!" : "") + short, cookieOptions(c, 60));
 }

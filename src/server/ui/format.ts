@@ -16,10 +16,11 @@ export function relative(iso: string | null | undefined, now: Date): string {
   return diff >= 0 ? `in ${shortDuration(diff)}` : `${shortDuration(-diff)} ago`;
 }
 
-/** A run's duration, or how long it has been going. */
+/** A run's duration, or how long it has been going; milliseconds under a second (not "0 s"). */
 export function runDuration(startedAt: string, finishedAt: string | null, now: Date): string {
   const end = finishedAt ? Date.parse(finishedAt) : now.getTime();
-  return shortDuration(end - Date.parse(startedAt));
+  const ms = Math.max(0, end - Date.parse(startedAt));
+  return ms < 1000 ? `${ms} ms` : shortDuration(ms);
 }
 
 /** Pretty JSON for a <pre>. */

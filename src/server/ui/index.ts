@@ -1,11 +1,10 @@
 import { Hono } from "hono";
-import { html } from "hono/html";
-import { NotFoundError, TidemarkError, UsageError } from "../../engine/errors.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { ServerServices } from "../server-services.ts";
 import { registerAssets } from "./assets/serve-assets.ts";
 import { requireSession, takeFlash } from "./auth-middleware.ts";
 import { shell } from "./layout.ts";
+import { errorBody, errorStatus, uiError } from "./pages/error-page.ts";
 import { registerOverview } from "./pages/overview.ts";
 import type { PageShell } from "./pages/page-shell.ts";
 import { registerPanels } from "./pages/panel.ts";
@@ -45,8 +44,9 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
   const panels = services.runtime.registry.pipelines
     .filter((p) => p.panel)
     .map((p) => ({ name: p.name, title: p.panel!.title }));
+  const signOut = keys.tokens !== undefined;
   const page: PageShell = (c, o) =>
-    shell({ ...o, panels, csrf: c.get("csrf"), flash: takeFlash(c) });
+    shell({ ...o, panels, signOut, csrf: c.get("csrf"), flash: takeFlash(c) });
 
   const app = new Hono<UiEnv>();
   // Mounted at the root beside the API: every middleware here passes other paths through.
@@ -60,6 +60,12 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
     c.header("referrer-policy", "no-referrer");
   });
   registerAssets(app);
+  // `/ui/` or `/ui/runs/` (typed, or kept as a bookmark) is the page without the slash.
+  app.use("*", async (c, next) => {
+    const path = c.req.path;
+    if (!isUiPath(path) || !path.endsWith("/") || c.req.method !== "GET") return next();
+    return c.redirect(path.replace(/\/+$/, "") + new URL(c.req.url).search, 301);
+  });
   app.use("*", (c, next) => (isUiPath(c.req.path) ? session(c, next) : next()));
   registerSignIn(app, keys);
   registerOverview(app, services, page);
@@ -67,15 +73,14 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
   registerRun(app, services, page);
   registerQueue(app, services, page);
   registerPanels(app, services, page);
-  app.all("/ui/*", (c) => c.text("not found", 404));
+  app.all("/ui/*", (c) => uiError(404, `no page at ${c.req.path}`));
 
   app.onError((err, c) => {
-    const status = err instanceof NotFoundError ? 404 : err instanceof UsageError ? 400 : 500;
-    if (status === 500) logger.error({ err, path: c.req.path }, "dashboard request failed");
-    const message =
-      err instanceof TidemarkError ? err.message : "internal error (see the server log)";
-    const body = html`<h1>Something went wrong</h1><p class="flash error">${message}</p><p><a href="/ui">Back to the overview</a></p>`;
-    return c.html(shell({ title: "Error", panels, csrf: c.get("csrf"), body }), status);
+    const status = errorStatus(err);
+    if (status >= 500) logger.error({ err, path: c.req.path }, "dashboard request failed");
+    const { title, body } = errorBody(err, status);
+    c.header("cache-control", "no-store");
+    return c.html(shell({ title, panels, signOut, csrf: c.get("csrf"), body }), status);
   });
   return app;
 }

@@ -14,6 +14,8 @@ export interface ShellOptions {
   /** The session's CSRF token (sign-out form); undefined on the sign-in page. */
   csrf?: string;
   flash?: { text: string; error?: boolean } | undefined;
+  /** false without authentication (`--insecure-no-auth`): there is nothing to sign out of. */
+  signOut?: boolean;
   body: Html;
 }
 
@@ -33,10 +35,14 @@ export function shell(o: ShellOptions): Html {
               navLink(`/ui/pipelines/${p.name}`, p.title, o.section === `pipeline:${p.name}`),
             )}
           </nav>
-          <form method="post" action="/ui/sign-out">
+          ${
+            o.signOut === false
+              ? ""
+              : html`<form method="post" action="/ui/sign-out">
             <input type="hidden" name="_csrf" value="${o.csrf}" />
             <button type="submit" class="secondary">Sign out</button>
-          </form>`;
+          </form>`
+          }`;
   return html`<!doctype html>
 <html lang="en">
   <head>

@@ -52,4 +52,54 @@ describe("renderPanel", () => {
     expect(page).toContain('value="&quot;&gt;&lt;script&gt;"');
     expect(page).toContain("\\u003c/script>");
   });
+
+  it("names each row's button after the row (one of several Reset buttons) and leaves no empty header", async () => {
+    const page = String(
+      await renderPanel(
+        {
+          blocks: [
+            {
+              kind: "table",
+              title: "Cursors",
+              columns: ["Job", ""],
+              empty: "none",
+              rows: ["nightly", "weekly"].map((job) => [
+                job,
+                { text: "", button: { action: "reset", input: { job }, label: "Reset" } },
+              ]),
+            },
+          ],
+        },
+        "books",
+        "tok",
+      ),
+    );
+    expect(page).toContain('aria-label="Reset: nightly"');
+    expect(page).toContain('aria-label="Reset: weekly"');
+    expect(page).not.toContain('<th scope="col"></th>');
+  });
+
+  it("a chart without data shows its empty text only: no blank chart box, no image role", async () => {
+    const page = String(
+      await renderPanel(
+        {
+          blocks: [
+            {
+              kind: "chart",
+              title: "Facts",
+              time: true,
+              x: [],
+              series: [{ label: "acme", values: [] }],
+              empty: "No published run yet.",
+            },
+          ],
+        },
+        "snapshots",
+        "tok",
+      ),
+    );
+    expect(page).toContain("No published run yet.");
+    expect(page).not.toContain('class="chart"');
+    expect(page).not.toContain('role="img"');
+  });
 });

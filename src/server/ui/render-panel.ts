@@ -13,7 +13,14 @@ function safeUrl(url: string | undefined): string | undefined {
   return url !== undefined && /^https?:\/\//i.test(url) ? url : undefined;
 }
 
-function cell(c: PanelCell, pipeline: string, csrf: string): Html {
+/** What a row is about (its first cell's text), to name the row's buttons. */
+function rowName(row: readonly PanelCell[]): string {
+  const first = row[0];
+  if (first === null || first === undefined) return "";
+  return typeof first === "object" ? first.text : String(first);
+}
+
+function cell(c: PanelCell, pipeline: string, csrf: string, row = ""): Html {
   if (c === null) return html`<td class="tone-muted">—</td>`;
   if (typeof c === "number") return html`<td class="num">${c.toLocaleString("en-US")}</td>`;
   if (typeof c === "string") return html`<td>${c}</td>`;
@@ -26,7 +33,7 @@ function cell(c: PanelCell, pipeline: string, csrf: string): Html {
     ? html`<form method="post" action="/ui/pipelines/${pipeline}/actions/${encodeURIComponent(c.button.action)}">
         ${csrfInput(csrf)}
         ${Object.entries(c.button.input).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
-        <button type="submit" class="secondary">${c.button.label}</button></form>`
+        <button type="submit" class="secondary"${row ? html` aria-label="${c.button.label}: ${row}"` : ""}>${c.button.label}</button></form>`
     : "";
   return html`<td${c.tone ? html` class="tone-${c.tone}"` : ""}>${image ? html`<img class="panel-img" src="${image}" alt="" loading="lazy" referrerpolicy="no-referrer" />` : ""}${text}${button}</td>`;
 }
@@ -40,10 +47,13 @@ function chart(b: PanelChart): Html {
     /</g,
     "\\u003c",
   );
-  const empty = b.x.length === 0;
+  // No data: the text alone, not a blank chart-sized box announced as an image of the series.
+  if (b.x.length === 0) {
+    return html`<section class="card" aria-label="${b.title}">
+    <h2>${b.title}</h2><p class="tone-muted">${b.empty ?? "No data yet."}</p></section>`;
+  }
   return html`<section class="card" aria-label="${b.title}">
     <h2>${b.title}</h2>
-    ${empty ? html`<p class="tone-muted">${b.empty ?? "No data yet."}</p>` : ""}
     <div class="chart" role="img" aria-label="${b.title}: ${b.series.map((s) => s.label).join(", ")}" data-series-expected="${b.series.length}">
       <script type="application/json">${raw(spec)}</script>
     </div>
@@ -63,8 +73,8 @@ function block(b: PanelBlock, pipeline: string, csrf: string): Html {
           b.rows.length === 0
             ? html`<p class="tone-muted">${b.empty}</p>`
             : html`<div class="table-wrap"><table>
-              <thead><tr>${b.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
-              <tbody>${b.rows.map((r) => html`<tr>${r.map((c) => cell(c, pipeline, csrf))}</tr>`)}</tbody>
+              <thead><tr>${b.columns.map((c) => (c ? html`<th scope="col">${c}</th>` : html`<td></td>`))}</tr></thead>
+              <tbody>${b.rows.map((r) => html`<tr>${r.map((c) => cell(c, pipeline, csrf, rowName(r)))}</tr>`)}</tbody>
             </table></div>`
         }</section>`;
     case "chart":

@@ -19,12 +19,15 @@ header.top form { margin:0; }
 main { padding:1rem; max-width:1200px; margin:0 auto; }
 h1 { font-size:1.35rem; margin:.2rem 0 1rem; }
 h2 { font-size:1.1rem; margin:1.2rem 0 .5rem; }
+/* Run ids (up to ~50 characters, no spaces) in titles and facts wrap instead of widening a phone's page. */
+h1, h2, dd, .flash { overflow-wrap:anywhere; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:.8rem;
   margin-bottom:1rem; }
 .table-wrap { overflow-x:auto; }
 table { border-collapse:collapse; width:100%; background:var(--card); }
 th, td { text-align:left; padding:.4rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { font-size:.85rem; color:var(--muted); font-weight:600; }
+td.error-cell { overflow-wrap:anywhere; min-width:12rem; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
 .stats { display:flex; flex-wrap:wrap; gap:.6rem; margin:0 0 1rem; padding:0; list-style:none; }
 .stats li { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:.5rem .8rem;

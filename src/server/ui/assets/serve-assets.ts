@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { UiApp } from "../ui-env.ts";
@@ -46,5 +47,19 @@ export function registerAssets(app: UiApp): void {
   });
 }
 
-/** Asset URLs, for the page shell. */
-export const assetUrl = (file: keyof typeof ASSETS | string) => `/ui/assets/${file}`;
+const versions = new Map<string, string>();
+
+/**
+ * An asset's URL for the page shell, with a digest of its content (`?v=`): after an upgrade the
+ * pages ask for the new file instead of an hour-old cached one that no longer fits them.
+ */
+export function assetUrl(file: keyof typeof ASSETS | string): string {
+  const asset = ASSETS[file];
+  if (!asset) return `/ui/assets/${file}`;
+  let v = versions.get(file);
+  if (v === undefined) {
+    v = createHash("sha256").update(asset.body()).digest("hex").slice(0, 12);
+    versions.set(file, v);
+  }
+  return `/ui/assets/${file}?v=${v}`;
+}

@@ -45,20 +45,59 @@ export async function runsLast24h(services: ServerServices): Promise<Record<stri
     .execute();
   const counts: Record<string, number> = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0]));
   for (const r of rows) counts[r.status] = Number(r.n);
+  // A `running` row whose process died is abandoned, as the runs list (the counts' links) says.
+  const running = await new RunRepo(runtime.db).list({ status: "running", limit: 1000 });
+  for (const run of running) {
+    if (run.startedAt < since) continue;
+    const now = await runAsOfNow(runtime, run);
+    if (now.status !== "running") {
+      counts.running = (counts.running ?? 0) - 1;
+      counts[now.status] = (counts[now.status] ?? 0) + 1;
+    }
+  }
   return counts;
 }
 
-/** One page of runs, newest first, as they stand now (a dead `running` run shows `abandoned`). */
+/**
+ * Every job name the runs filter offers: the stored jobs and the names runs were recorded under
+ * (ad-hoc runs such as `snapshots run`, jobs removed since), sorted.
+ */
+export async function runJobNames(services: ServerServices): Promise<string[]> {
+  const db = typed<EngineTables>(services.runtime.db);
+  const [jobs, ran] = await Promise.all([
+    db.selectFrom("tm_jobs").select("name").execute(),
+    db.selectFrom("tm_runs").select("job_name").distinct().execute(),
+  ]);
+  const names = new Set([...jobs.map((j) => j.name), ...ran.map((r) => r.job_name)]);
+  return [...names].sort((a, b) => a.localeCompare(b));
+}
+
+/**
+ * One page of runs, newest first, as they stand now (a dead `running` run shows `abandoned`),
+ * optionally only those started at or after `since` (ISO).
+ */
 export async function runsPage(
   services: ServerServices,
-  filter: { jobName?: string; status?: RunStatus },
+  filter: {
+    jobName?: string | undefined;
+    status?: RunStatus | undefined;
+    since?: string | undefined;
+  },
   page: number,
   pageSize: number,
 ): Promise<{ runs: RunRecord[]; more: boolean }> {
   const { runtime } = services;
   const repo = new RunRepo(runtime.db);
+  const base = { jobName: filter.jobName, status: filter.status, since: filter.since };
+  if (filter.status !== "running" && filter.status !== "abandoned") {
+    // Which runs match does not depend on "as of now" here (only how they show): page in SQL,
+    // so a deep page does not read every run before it.
+    const rows = await repo.list({ ...base, offset: page * pageSize, limit: pageSize + 1 });
+    const runs = await Promise.all(rows.slice(0, pageSize).map((r) => runAsOfNow(runtime, r)));
+    return { runs, more: rows.length > pageSize };
+  }
   const wanted = page * pageSize + pageSize + 1;
-  const query: RunFilter = { ...filter, limit: wanted };
+  const query: RunFilter = { ...base, limit: wanted };
   // A `running` row may be abandoned by now: fetch those with the abandoned ones.
   const fetched =
     filter.status === "abandoned"
@@ -67,6 +106,8 @@ export async function runsPage(
   const now = await Promise.all(fetched.map((r) => runAsOfNow(runtime, r)));
   const matching = now
     .filter((r) => filter.status === undefined || r.status === filter.status)
+    // Newest first, so the runs since a time are the first ones: paging stays exact.
+    .filter((r) => filter.since === undefined || r.startedAt >= filter.since)
     .sort((a, b) =>
       a.startedAt === b.startedAt
         ? b.runId.localeCompare(a.runId)

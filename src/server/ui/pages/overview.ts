@@ -7,6 +7,7 @@ import { overviewJobs, RUN_STATUSES, runsLast24h } from "../data/dashboard-data.
 import { relative } from "../format.ts";
 import { csrfInput, statusBadge } from "../layout.ts";
 import type { Html, UiApp } from "../ui-env.ts";
+import { uiError } from "./error-page.ts";
 import type { PageShell } from "./page-shell.ts";
 
 const enc = encodeURIComponent;
@@ -44,7 +45,7 @@ export async function overviewFragment(services: ServerServices, csrf: string): 
     <h2>Runs in the last 24 hours</h2>
     <ul class="stats" aria-label="Runs in the last 24 hours by status">
       ${RUN_STATUSES.map(
-        (s) => html`<li><a href="/ui/runs?status=${s}"><span class="label">${s}</span>
+        (s) => html`<li><a href="/ui/runs?status=${s}&amp;since=24h"><span class="label">${s}</span>
           <span class="value status-${s}" data-count="${s}">${counts[s] ?? 0}</span></a></li>`,
       )}
     </ul>
@@ -81,7 +82,7 @@ export function registerOverview(app: UiApp, services: ServerServices, page: Pag
   app.post("/ui/jobs/:name/run", async (c) => {
     const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
     const job = await jobs.repo.get(c.req.param("name"));
-    if (!job) return c.text("unknown job", 404);
+    if (!job) uiError(404, `unknown job ${JSON.stringify(c.req.param("name"))}`);
     const queued = await services.requestRun(job, {});
     setFlash(c, `Queued a run of ${job.name}.`);
     return c.redirect(`/ui/runs/${enc(queued.runId)}`, 303);
@@ -90,10 +91,10 @@ export function registerOverview(app: UiApp, services: ServerServices, page: Pag
   app.post("/ui/jobs/:name/enabled", async (c) => {
     const body = await c.req.parseBody();
     if (body.enabled !== "true" && body.enabled !== "false")
-      return c.text("enabled must be true or false", 400);
+      uiError(400, "enabled must be true or false");
     const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
     const name = c.req.param("name");
-    if (!(await jobs.repo.get(name))) return c.text("unknown job", 404);
+    if (!(await jobs.repo.get(name))) uiError(404, `unknown job ${JSON.stringify(name)}`);
     const job = await jobs.update(name, { enabled: body.enabled === "true" });
     setFlash(c, `${job.name} ${job.enabled ? "enabled" : "disabled"}.`);
     return c.redirect("/ui", 303);

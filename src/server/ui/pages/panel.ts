@@ -7,6 +7,7 @@ import { panelServices } from "../data/panel-services.ts";
 import { renderPanel } from "../render-panel.ts";
 import type { UiApp } from "../ui-env.ts";
 import { confirmBody } from "./confirm.ts";
+import { uiError } from "./error-page.ts";
 import type { PageShell } from "./page-shell.ts";
 
 /** `GET /ui/pipelines/:name` (the pipeline's panel) and `POST …/actions/:action`. */
@@ -16,7 +17,8 @@ export function registerPanels(app: UiApp, services: ServerServices, page: PageS
 
   app.get("/ui/pipelines/:name", async (c) => {
     const pipeline = panelOf(c.req.param("name"));
-    if (!pipeline?.panel) return c.text("no such panel", 404);
+    if (!pipeline?.panel)
+      return uiError(404, `no panel named ${JSON.stringify(c.req.param("name"))}`);
     const module = await pipeline.panel.load();
     const view = await module.view(panelServices(services.runtime, services.queue, pipeline.name));
     return c.html(
@@ -32,11 +34,12 @@ export function registerPanels(app: UiApp, services: ServerServices, page: PageS
 
   app.post("/ui/pipelines/:name/actions/:action", async (c) => {
     const pipeline = panelOf(c.req.param("name"));
-    if (!pipeline?.panel) return c.text("no such panel", 404);
+    if (!pipeline?.panel)
+      return uiError(404, `no panel named ${JSON.stringify(c.req.param("name"))}`);
     const back = `/ui/pipelines/${pipeline.name}`;
     const actionName = c.req.param("action");
     const action = (await pipeline.panel.load()).actions?.[actionName];
-    if (!action) return c.text(`unknown action ${JSON.stringify(actionName)}`, 404);
+    if (!action) uiError(404, `unknown action ${JSON.stringify(actionName)}`);
     const form = await c.req.parseBody();
     const fields: Record<string, string> = {};
     for (const [k, v] of Object.entries(form)) {
@@ -44,7 +47,7 @@ export function registerPanels(app: UiApp, services: ServerServices, page: PageS
     }
     const parsed = action.input.safeParse(fields);
     if (!parsed.success)
-      return c.text(formatZodIssues(`action ${actionName}`, parsed.error, fields), 400);
+      uiError(400, formatZodIssues(`action ${actionName}`, parsed.error, fields));
     const input = parsed.data as Record<string, unknown>;
     if (action.confirm && form.confirmed !== "yes") {
       return c.html(

@@ -1,5 +1,6 @@
 import { html } from "hono/html";
 import type { Queue, QueueMessageInfo, QueueStats } from "../../../engine/queue/queue.ts";
+import { redactSecrets, redactText } from "../../../infra/logging/redact.ts";
 import type { ServerServices } from "../../server-services.ts";
 import { setFlash } from "../auth-middleware.ts";
 import { knownQueues } from "../data/dashboard-data.ts";
@@ -7,17 +8,26 @@ import { prettyJson, shortDuration } from "../format.ts";
 import { csrfInput } from "../layout.ts";
 import type { Html, UiApp } from "../ui-env.ts";
 import { confirmBody } from "./confirm.ts";
+import { uiError } from "./error-page.ts";
 import type { PageShell } from "./page-shell.ts";
 
 const DEAD_SHOWN = 50;
 
-function deadTable(queue: string, dead: QueueMessageInfo[], csrf: string): Html {
-  const form = (id: string, label: string) => html`<form method="post" action="/ui/queue/redrive">
+/** A queue's dead letters (the first DEAD_SHOWN of `total`), each with its re-drive button. */
+function deadTable(queue: string, dead: QueueMessageInfo[], total: number, csrf: string): Html {
+  // Each button names its message: a screen reader's list of buttons is not "Re-drive" × 50.
+  const form = (
+    id: string,
+    label: string,
+    name: string,
+  ) => html`<form method="post" action="/ui/queue/redrive">
       ${csrfInput(csrf)}<input type="hidden" name="queue" value="${queue}" /><input type="hidden" name="id" value="${id}" />
-      <button type="submit" class="secondary">${label}</button></form>`;
+      <button type="submit" class="secondary" aria-label="${name}">${label}</button></form>`;
+  const all = `Re-drive all of ${queue}`;
   return html`<section class="card" aria-label="Dead letters of ${queue}">
     <h2>Dead letters of <code>${queue}</code></h2>
-    <div class="actions">${form("all", `Re-drive all of ${queue}`)}</div>
+    ${total > dead.length ? html`<p class="tone-muted">Showing ${dead.length} of ${total} dead letters.</p>` : ""}
+    <div class="actions">${form("all", all, all)}</div>
     <div class="table-wrap"><table>
       <thead><tr><th scope="col">Message</th><th scope="col">Created</th><th scope="col" class="num">Attempts</th>
         <th scope="col">Last error</th><th scope="col" class="hide-narrow">Payload</th><th scope="col">Action</th></tr></thead>
@@ -25,7 +35,7 @@ function deadTable(queue: string, dead: QueueMessageInfo[], csrf: string): Html 
         (
           m,
         ) => html`<tr><td><code>${m.id}</code></td><td>${m.createdAt}</td><td class="num">${m.attempts}</td>
-          <td>${m.lastError ?? ""}</td><td class="hide-narrow"><pre>${prettyJson(m.payload)}</pre></td><td>${form(m.id, "Re-drive")}</td></tr>`,
+          <td>${m.lastError ? redactText(m.lastError) : ""}</td><td class="hide-narrow"><pre>${prettyJson(redactSecrets(m.payload))}</pre></td><td>${form(m.id, "Re-drive", `Re-drive message ${m.id}`)}</td></tr>`,
       )}</tbody>
     </table></div>
   </section>`;
@@ -42,6 +52,7 @@ async function queueBody(services: ServerServices, queue: Queue, csrf: string): 
       .filter((r) => r.deadLettered > 0)
       .map(async (r) => ({
         queue: r.queue,
+        total: r.deadLettered,
         dead: await queue.deadLetters(r.queue, { limit: DEAD_SHOWN }),
       })),
   );
@@ -55,7 +66,7 @@ async function queueBody(services: ServerServices, queue: Queue, csrf: string): 
         <th scope="col" class="num">Dead letters</th><th scope="col" class="num">Oldest waiting</th></tr></thead>
       <tbody>${rows.map(row)}</tbody>
     </table></div>
-    ${dead.length === 0 ? html`<p class="card">No dead letters.</p>` : dead.map((d) => deadTable(d.queue, d.dead, csrf))}`;
+    ${dead.length === 0 ? html`<p class="card">No dead letters.</p>` : dead.map((d) => deadTable(d.queue, d.dead, d.total, csrf))}`;
 }
 
 /** `GET /ui/queue`, `POST /ui/queue/redrive` (confirmation first). */
@@ -84,9 +95,9 @@ export function registerQueue(app: UiApp, services: ServerServices, page: PageSh
     const body = await c.req.parseBody();
     const name = typeof body.queue === "string" ? body.queue : "";
     const id = typeof body.id === "string" ? body.id : "";
-    if (!queue) return c.text("no queue is open", 409);
+    if (!queue) uiError(409, "no queue is open in this process");
     if (!knownQueues(services).includes(name) || id === "")
-      return c.text("unknown queue or message", 400);
+      uiError(400, "unknown queue or message");
     if (body.confirmed !== "yes") {
       const question =
         id === "all"

@@ -1,11 +1,13 @@
 import { html } from "hono/html";
 import { JobRepo } from "../../../engine/jobs/job-repo.ts";
 import type { RunRecord } from "../../../engine/runs/run-repo.ts";
+import { redactSecrets, redactText } from "../../../infra/logging/redact.ts";
 import type { RequestedRun, ServerServices } from "../../server-services.ts";
 import { findRun } from "../data/dashboard-data.ts";
 import { prettyJson, relative, runDuration } from "../format.ts";
 import { statusBadge } from "../layout.ts";
 import type { Html, UiApp } from "../ui-env.ts";
+import { uiError } from "./error-page.ts";
 import type { PageShell } from "./page-shell.ts";
 
 const enc = encodeURIComponent;
@@ -14,6 +16,12 @@ interface Failure {
   target?: unknown;
   kind?: unknown;
   message?: unknown;
+}
+
+/** A failure's field as text: strings as they are, anything else (an object target) as JSON. */
+function fieldText(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  return redactText(typeof value === "string" ? value : JSON.stringify(value));
 }
 
 /** Per-target failures a job recorded in its summary (`failures: [{ target, kind, message }]`). */
@@ -40,8 +48,8 @@ function progressBlock(run: RunRecord): Html | string {
   const figures = Object.entries(p.figures).map(([k, v]) => `${k} ${v}`);
   const bar =
     p.total === null
-      ? html`<progress></progress>`
-      : html`<progress max="${p.total}" value="${p.done}"></progress>`;
+      ? html`<progress aria-label="${p.label}"></progress>`
+      : html`<progress aria-label="${p.label}" max="${p.total}" value="${p.done}"></progress>`;
   return html`<div id="progress" class="card"><strong>${p.label}</strong> ${bar}
       <span>${p.done}/${p.total ?? "?"}</span>${figures.length > 0 ? html` <span class="tone-muted">${figures.join(", ")}</span>` : ""}</div>`;
 }
@@ -61,25 +69,33 @@ function runBody(services: ServerServices, run: RunRecord, params: unknown): Htm
       <dt>Host</dt><dd>${run.host} (pid ${run.pid})</dd>
     </dl>
     ${progressBlock(run)}
-    ${run.error ? html`<h2>Error</h2><pre class="error">${run.error}</pre>` : ""}
-    <h2>Params <span class="tone-muted">(the job's, as stored now)</span></h2>
-    <pre>${params === undefined ? "(the job no longer exists)" : prettyJson(params)}</pre>
+    ${run.error ? html`<h2>Error</h2><pre class="error">${redactText(run.error)}</pre>` : ""}
+    ${paramsBlock(run, params)}
     <h2>Summary</h2>
     ${
       lines && run.summary
-        ? html`<pre>${lines.join("\n")}</pre>
-          <details><summary>The full summary (JSON)</summary><pre>${prettyJson(run.summary)}</pre></details>`
-        : html`<pre>${run.summary ? prettyJson(run.summary) : live ? "(running…)" : "(none)"}</pre>`
+        ? html`<pre>${redactText(lines.join("\n"))}</pre>
+          <details><summary>The full summary (JSON)</summary><pre>${prettyJson(redactSecrets(run.summary))}</pre></details>`
+        : html`<pre>${run.summary ? prettyJson(redactSecrets(run.summary)) : live ? "(running…)" : "(none)"}</pre>`
     }
     ${
       failures.length > 0
         ? html`<h2>Failed targets</h2><div class="table-wrap"><table id="failures">
           <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Message</th></tr></thead>
-          <tbody>${failures.map((f) => html`<tr><td>${String(f.target ?? "")}</td><td>${String(f.kind ?? "")}</td><td>${String(f.message ?? "")}</td></tr>`)}</tbody>
+          <tbody>${failures.map((f) => html`<tr><td>${fieldText(f.target)}</td><td>${fieldText(f.kind)}</td><td>${fieldText(f.message)}</td></tr>`)}</tbody>
         </table></div>`
         : ""
     }
   </div>`;
+}
+
+/** The params the run ran with; for runs recorded before those were kept, the job's current. */
+function paramsBlock(run: RunRecord, jobParams: unknown): Html {
+  if (run.params !== undefined) {
+    return html`<h2>Params</h2><pre>${prettyJson(redactSecrets(run.params))}</pre>`;
+  }
+  return html`<h2>Params <span class="tone-muted">(not recorded with this run: the job's, as stored now)</span></h2>
+    <pre>${jobParams === undefined ? `(no job named ${run.jobName} is stored: an ad-hoc run, or a job removed since)` : prettyJson(redactSecrets(jobParams))}</pre>`;
 }
 
 function requestedBody(r: RequestedRun): Html {
@@ -91,7 +107,7 @@ function requestedBody(r: RequestedRun): Html {
       <dt>Requested</dt><dd>${r.requestedAt}</dd>
       <dt>Attempts</dt><dd>${r.attempts}</dd>
     </dl>
-    ${r.error ? html`<h2>Error</h2><pre>${r.error}</pre>` : ""}
+    ${r.error ? html`<h2>Error</h2><pre>${redactText(r.error)}</pre>` : ""}
     ${waiting ? html`<p class="tone-muted">Waiting for a worker…</p>` : ""}
   </div>`;
 }
@@ -112,7 +128,7 @@ export function registerRun(app: UiApp, services: ServerServices, page: PageShel
   app.get("/ui/runs/:id", async (c) => {
     const id = c.req.param("id");
     const body = await runFragment(services, id);
-    if (!body) return c.text(`unknown run ${JSON.stringify(id)}`, 404);
+    if (!body) uiError(404, `unknown run ${JSON.stringify(id)}`);
     return c.html(
       page(c, {
         title: `Run ${id}`,

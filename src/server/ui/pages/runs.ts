@@ -1,69 +1,108 @@
 import { html } from "hono/html";
 import type { RunStatus } from "../../../engine/engine-tables.ts";
-import { JobRepo } from "../../../engine/jobs/job-repo.ts";
 import type { RunRecord } from "../../../engine/runs/run-repo.ts";
+import { redactText } from "../../../infra/logging/redact.ts";
 import type { ServerServices } from "../../server-services.ts";
-import { RUN_STATUSES, runsPage } from "../data/dashboard-data.ts";
+import { RUN_STATUSES, runJobNames, runsPage } from "../data/dashboard-data.ts";
 import { relative, runDuration } from "../format.ts";
 import { statusBadge } from "../layout.ts";
 import type { Html, UiApp } from "../ui-env.ts";
+import { uiError } from "./error-page.ts";
 import type { PageShell } from "./page-shell.ts";
 
 const PAGE_SIZE = 25;
 const enc = encodeURIComponent;
 
+/** Most characters of an error the list shows; the run's page has it whole. */
+const ERROR_SHOWN = 160;
+
+/** An error's first line, cut to ERROR_SHOWN characters (by code point) with "…". */
+function shortError(error: string): string {
+  const first = error.split("\n", 1)[0]!;
+  const chars = Array.from(first);
+  const cut = chars.length > ERROR_SHOWN || first !== error;
+  return cut ? `${chars.slice(0, ERROR_SHOWN).join("")}…` : first;
+}
+
 function runRow(r: RunRecord, now: Date): Html {
   return html`<tr>
     <th scope="row"><a href="/ui/runs/${enc(r.runId)}">${r.runId}</a></th>
-    <td>${r.jobName}</td>
+    <td><a href="/ui/runs?job=${enc(r.jobName)}">${r.jobName}</a></td>
     <td>${statusBadge(r.status)}${r.dryRun ? html` <span class="tone-muted">(dry run)</span>` : ""}</td>
     <td>${relative(r.startedAt, now)}</td>
     <td class="num">${runDuration(r.startedAt, r.finishedAt, now)}</td>
-    <td class="hide-narrow">${r.error ?? ""}</td>
+    <td class="hide-narrow error-cell">${r.error ? shortError(redactText(r.error)) : ""}</td>
   </tr>`;
 }
 
-function query(job: string | undefined, status: string | undefined, page: number): string {
-  const q = new URLSearchParams();
-  if (job) q.set("job", job);
-  if (status) q.set("status", status);
-  if (page > 0) q.set("page", String(page));
-  const s = q.toString();
+/** The runs list's query: which job and status, which page, and "the last 24 hours" only. */
+interface RunsQuery {
+  job?: string | undefined;
+  status?: RunStatus | undefined;
+  /** `since=24h`: what the overview's counts of the last 24 hours link to. */
+  last24h: boolean;
+  page: number;
+}
+
+function query(q: RunsQuery, page: number): string {
+  const p = new URLSearchParams();
+  if (q.job) p.set("job", q.job);
+  if (q.status) p.set("status", q.status);
+  if (q.last24h) p.set("since", "24h");
+  if (page > 0) p.set("page", String(page));
+  const s = p.toString();
   return s ? `/ui/runs?${s}` : "/ui/runs";
 }
 
-/** `GET /ui/runs?job=&status=&page=`: runs newest first, filtered, 25 a page. */
+/** Reads and checks the query; a bad value is a 400 page naming it. */
+function parseQuery(get: (name: string) => string | undefined): RunsQuery {
+  const status = get("status") || undefined;
+  if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
+    uiError(400, `unknown status ${JSON.stringify(status)}: one of ${RUN_STATUSES.join(", ")}`);
+  }
+  const page = get("page") ?? "0";
+  if (!/^\d{1,6}$/.test(page)) uiError(400, "page must be a whole number");
+  const since = get("since") || undefined;
+  if (since !== undefined && since !== "24h") uiError(400, "since must be 24h (or left out)");
+  return {
+    job: get("job") || undefined,
+    status: status as RunStatus | undefined,
+    last24h: since === "24h",
+    page: Number(page),
+  };
+}
+
+/** The filter form; it keeps the 24-hour window, which a link beside it drops. */
+function filters(q: RunsQuery, jobNames: readonly string[]): Html {
+  const opt = (value: string, current: string | undefined, label = value) =>
+    html`<option value="${value}"${value === (current ?? "") ? html` selected` : ""}>${label}</option>`;
+  return html`<form class="filters" method="get" action="/ui/runs" role="search">
+      <label>Job <select name="job">${opt("", q.job, "all jobs")}${jobNames.map((j) => opt(j, q.job))}</select></label>
+      <label>Status <select name="status">${opt("", q.status, "any status")}${RUN_STATUSES.map((s) => opt(s, q.status))}</select></label>
+      ${q.last24h ? html`<input type="hidden" name="since" value="24h" />` : ""}
+      <button type="submit">Filter</button>
+    </form>
+    ${q.last24h ? html`<p>Started in the last 24 hours. <a href="${query({ ...q, last24h: false }, 0)}">Show all</a></p>` : ""}`;
+}
+
+/** `GET /ui/runs?job=&status=&since=24h&page=`: runs newest first, filtered, 25 a page. */
 export function registerRuns(app: UiApp, services: ServerServices, page: PageShell): void {
   app.get("/ui/runs", async (c) => {
-    const job = c.req.query("job") || undefined;
-    const statusQ = c.req.query("status") || undefined;
-    const pageQ = c.req.query("page") ?? "0";
-    if (statusQ !== undefined && !RUN_STATUSES.includes(statusQ as RunStatus)) {
-      return c.text(
-        `unknown status ${JSON.stringify(statusQ)}: one of ${RUN_STATUSES.join(", ")}`,
-        400,
-      );
-    }
-    if (!/^\d{1,6}$/.test(pageQ)) return c.text("page must be a whole number", 400);
-    const status = statusQ as RunStatus | undefined;
-    const n = Number(pageQ);
+    const q = parseQuery((name) => c.req.query(name));
     const now = services.runtime.clock.now();
-    const [jobs, { runs, more }] = await Promise.all([
-      new JobRepo(services.runtime.db).list(),
-      runsPage(services, { jobName: job, status }, n, PAGE_SIZE),
+    const since = q.last24h ? new Date(now.getTime() - 24 * 3600 * 1000).toISOString() : undefined;
+    const [names, { runs, more }] = await Promise.all([
+      runJobNames(services),
+      runsPage(services, { jobName: q.job, status: q.status, since }, q.page, PAGE_SIZE),
     ]);
-    const opt = (value: string, current: string | undefined, label = value) =>
-      html`<option value="${value}"${value === (current ?? "") ? html` selected` : ""}>${label}</option>`;
+    // A job asked for by a link (no run, or a typo) stays selected rather than showing "all jobs".
+    const jobNames = q.job === undefined || names.includes(q.job) ? names : [q.job, ...names];
     return c.html(
       page(c, {
         title: "Runs",
         section: "runs",
         body: html`<h1>Runs</h1>
-          <form class="filters" method="get" action="/ui/runs" role="search">
-            <label>Job <select name="job">${opt("", job, "all jobs")}${jobs.map((j) => opt(j.name, job))}</select></label>
-            <label>Status <select name="status">${opt("", status, "any status")}${RUN_STATUSES.map((s) => opt(s, status))}</select></label>
-            <button type="submit">Filter</button>
-          </form>
+          ${filters(q, jobNames)}
           ${
             runs.length === 0
               ? html`<p class="card">No runs match.</p>`
@@ -73,8 +112,8 @@ export function registerRuns(app: UiApp, services: ServerServices, page: PageShe
                 <tbody>${runs.map((r) => runRow(r, now))}</tbody></table></div>`
           }
           <nav class="pager" aria-label="Pages">
-            ${n > 0 ? html`<a class="button secondary" href="${query(job, status, n - 1)}" rel="prev">Newer</a>` : ""}
-            ${more ? html`<a class="button secondary" href="${query(job, status, n + 1)}" rel="next">Older</a>` : ""}
+            ${q.page > 0 ? html`<a class="button secondary" href="${query(q, q.page - 1)}" rel="prev">Newer</a>` : ""}
+            ${more ? html`<a class="button secondary" href="${query(q, q.page + 1)}" rel="next">Older</a>` : ""}
           </nav>`,
       }),
     );

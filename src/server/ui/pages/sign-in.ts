@@ -3,7 +3,7 @@ import { html } from "hono/html";
 import { endSession, SIGNIN_COOKIE, signInNonce, startSession } from "../auth-middleware.ts";
 import { safeNext } from "../format.ts";
 import { shell } from "../layout.ts";
-import type { SessionKeys } from "../session.ts";
+import { SESSION_COOKIE, type SessionKeys } from "../session.ts";
 import type { UiApp, UiContext } from "../ui-env.ts";
 
 function signInPage(c: UiContext, keys: SessionKeys, next: string, error?: string) {
@@ -32,7 +32,11 @@ export function registerSignIn(app: UiApp, keys: SessionKeys): void {
   app.get("/ui/sign-in", (c) => {
     if (keys.tokens === undefined) return c.redirect("/ui", 302);
     c.header("cache-control", "no-store");
-    return c.html(signInPage(c, keys, safeNext(c.req.query("next"))));
+    const next = safeNext(c.req.query("next"));
+    // Already signed in (a bookmark, the back button): straight to the page, not the form again.
+    const now = Math.floor(Date.now() / 1000);
+    if (keys.verify(getCookie(c, SESSION_COOKIE), now)) return c.redirect(next, 302);
+    return c.html(signInPage(c, keys, next));
   });
 
   app.post("/ui/sign-in", async (c) => {
@@ -40,11 +44,14 @@ export function registerSignIn(app: UiApp, keys: SessionKeys): void {
     c.header("cache-control", "no-store");
     const body = await c.req.parseBody();
     const field = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+    const next = safeNext(field("next"));
     const nonce = getCookie(c, SIGNIN_COOKIE);
     if (!nonce || !keys.checkCsrf(nonce, field("_csrf"))) {
-      return c.text("missing or wrong CSRF token: reload the sign-in page and try again", 403);
+      // Refused (403), but with a fresh form: the usual cause is a form left open past its
+      // 30 minutes, and the person only has to sign in again.
+      const expired = "This sign-in form expired or did not come from this page: sign in again.";
+      return c.html(signInPage(c, keys, next, expired), 403);
     }
-    const next = safeNext(field("next"));
     const tokenId = keys.matchToken(field("token"));
     if (!tokenId) return c.html(signInPage(c, keys, next, "That token is not accepted."), 401);
     startSession(c, keys, tokenId);
