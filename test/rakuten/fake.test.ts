@@ -220,6 +220,8 @@ describe("rakuten API fake", () => {
       );
       expect(res.status).toBe(200);
       expect(running.hints.length).toBeGreaterThan(0);
+      // The embeddings URL is used only by the openai-compatible provider: the hints say so.
+      expect(running.hints.join("\n")).toMatch(/provider: openai-compatible/);
     } finally {
       await running.close();
     }

@@ -1,9 +1,8 @@
-// Fault knobs against the Rakuten jobs: 429 bursts, 503 maintenance, malformed payloads, a raw
-// put failing mid-run, a database failure, a lost lease; both dialects.
-import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openRakutenHarness } from "./support/rakuten-harness.ts";
+import { refuseWrites } from "./support/refuse-writes.ts";
+import { gateRequests } from "./support/request-gate.ts";
 
 describeEachDialect("rakuten jobs: faults", (h) => {
   it("a burst of 429s is retried (Retry-After honoured): nothing fails", async () => {
@@ -98,28 +97,18 @@ describeEachDialect("rakuten jobs: faults", (h) => {
     const t = await openRakutenHarness(h);
     const codes = t.catalogue.itemCodes(6);
     // A trigger refusing staging writes stands in for a database failing mid-run.
-    if (h.dialect === "postgres") {
-      await sql`create function apl.refuse() returns trigger language plpgsql as $$ begin raise exception 'injected database failure'; end $$`.execute(
-        t.db,
-      );
-      await sql`create trigger refuse before insert on apl.staging for each row execute function apl.refuse()`.execute(
-        t.db,
-      );
-    } else {
-      await sql`create trigger refuse before insert on apl_staging begin select raise(abort, 'injected database failure'); end`.execute(
-        t.db,
-      );
-    }
+    const allow = await refuseWrites(t.db, h.dialect, {
+      name: "refuse",
+      table: "staging",
+      op: "insert",
+      message: "injected database failure",
+    });
     const r = await t.run("rakuten.item", { item_codes: codes });
     expect(r.status).toBe("failed");
     expect(r.error).toContain("injected database failure");
     expect(await t.staging("item")).toEqual([]);
     expect(await t.db.selectFrom("apl.item").selectAll().execute()).toEqual([]);
-    await sql`drop trigger refuse on ${sql.raw(h.dialect === "postgres" ? "apl.staging" : "apl_staging")}`
-      .execute(t.db)
-      .catch(async () => {
-        await sql`drop trigger refuse`.execute(t.db);
-      });
+    await allow();
     const again = await t.run("rakuten.item", { item_codes: codes });
     expect(again.status).toBe("succeeded");
     // The raw objects the failed run put are reused, not written again.
@@ -140,18 +129,13 @@ describeEachDialect("rakuten jobs: faults", (h) => {
       sibling!,
       ...all.filter((c) => c !== victim && c !== sibling).slice(0, 3),
     ];
-    if (h.dialect === "postgres") {
-      await sql`create function apl.refuse_item() returns trigger language plpgsql as $$ begin if new.rakuten_item_code = ${sql.lit(victim!)} then raise exception 'injected apply failure'; end if; return new; end $$`.execute(
-        t.db,
-      );
-      await sql`create trigger refuse_item before insert on apl.item for each row execute function apl.refuse_item()`.execute(
-        t.db,
-      );
-    } else {
-      await sql`create trigger refuse_item before insert on apl_item when new.rakuten_item_code = ${sql.lit(victim!)} begin select raise(abort, 'injected apply failure'); end`.execute(
-        t.db,
-      );
-    }
+    const allow = await refuseWrites(t.db, h.dialect, {
+      name: "refuse_item",
+      table: "item",
+      op: "insert",
+      message: "injected apply failure",
+      only: { column: "rakuten_item_code", value: victim! },
+    });
     const r = await t.run("rakuten.item", { item_codes: codes, max_failure_rate: 0.5 });
     expect(r.status).toBe("succeeded");
     expect(r.summary).toMatchObject({ changed: 4, failure_count: 1 });
@@ -167,8 +151,7 @@ describeEachDialect("rakuten jobs: faults", (h) => {
         .where("rakuten_shop_code", "=", shop)
         .execute(),
     ).toHaveLength(1);
-    if (h.dialect === "postgres") await sql`drop trigger refuse_item on apl.item`.execute(t.db);
-    else await sql`drop trigger refuse_item`.execute(t.db);
+    await allow();
     const again = await t.run("rakuten.item", { item_codes: codes });
     expect(again.summary).toMatchObject({ reapplied: 1, unchanged_skipped: 4, blob_puts: 0 });
     expect(await t.db.selectFrom("apl.item").selectAll().execute()).toHaveLength(5);
@@ -177,25 +160,12 @@ describeEachDialect("rakuten jobs: faults", (h) => {
   it("a run that lost its lease changes nothing", async () => {
     const t = await openRakutenHarness(h);
     const codes = t.catalogue.itemCodes(4);
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    let atGate!: () => void;
-    const reached = new Promise<void>((r) => {
-      atGate = r;
-    });
-    t.hooks.beforeRequest = async () => {
-      atGate();
-      await gate;
-    };
+    const { reached, release } = gateRequests(t);
     const running = t.run("rakuten.item", { item_codes: codes }, { leaseTtlMs: 60_000 });
     await reached;
     // The run stalls past its lease's TTL and another run takes the lease over.
     t.clock.advance(61_000);
-    expect((await t.rt.leases.tryAcquire("job:rakuten-item", "run-b", 60_000))?.holder).toBe(
-      "run-b",
-    );
+    expect((await t.rt.leases.tryAcquire("rakuten:item", "run-b", 60_000))?.holder).toBe("run-b");
     release();
     const report = await running;
     expect(report.status).toBe("abandoned");

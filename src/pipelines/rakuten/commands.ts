@@ -13,7 +13,8 @@ export const rakutenCommandGroups: readonly CommandGroupSpec[] = [
 function limitOption(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
+  // Digits only, as `tidemark run --limit` takes: Number() alone accepts "0x10", "1e3", " 3".
+  if (!/^\d+$/.test(String(value)) || !Number.isSafeInteger(n) || n < 1) {
     throw new UsageError(`--limit must be a positive integer, not ${JSON.stringify(value)}`);
   }
   return n;

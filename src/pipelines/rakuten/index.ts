@@ -28,6 +28,15 @@ import {
 } from "./params.ts";
 import { rakutenSettings } from "./settings.ts";
 
+/**
+ * One lease per entity, held by every job that writes its ledger and domain rows (the entity's
+ * jobs, whatever their names, and `rakuten reapply <entity>`): two runs applying the same items
+ * at once could each record the same price change. The API's rate limit is shared anyway.
+ */
+export function entityLeaseKey(entity: string): string {
+  return `rakuten:${entity}`;
+}
+
 /** `rakuten.ranking` (JOB-R-01). */
 export const rankingJobType = defineJobType({
   name: "rakuten.ranking",
@@ -36,6 +45,7 @@ export const rankingJobType = defineJobType({
   params: rankingParams,
   example: rankingExample,
   settings: rakutenSettings,
+  leaseKey: () => entityLeaseKey("ranking"),
   async run(ctx, params) {
     const { runRankingJob } = await import("./jobs/ranking.ts");
     return runRankingJob(ctx, params);
@@ -50,6 +60,7 @@ export const itemJobType = defineJobType({
   params: itemParams,
   example: itemExample,
   settings: rakutenSettings,
+  leaseKey: () => entityLeaseKey("item"),
   async run(ctx, params) {
     const { runItemJob } = await import("./jobs/item.ts");
     return runItemJob(ctx, params);
@@ -63,6 +74,7 @@ export const genreJobType = defineJobType({
   params: genreParams,
   example: genreExample,
   settings: rakutenSettings,
+  leaseKey: () => entityLeaseKey("genre"),
   async run(ctx, params) {
     const { runGenreJob } = await import("./jobs/genre.ts");
     return runGenreJob(ctx, params);
@@ -76,6 +88,7 @@ export const tagJobType = defineJobType({
   params: tagParams,
   example: tagExample,
   settings: rakutenSettings,
+  leaseKey: () => entityLeaseKey("tag"),
   async run(ctx, params) {
     const { runTagJob } = await import("./jobs/tag.ts");
     return runTagJob(ctx, params);
@@ -104,7 +117,7 @@ export const reapplyJobType = defineJobType({
   params: reapplyParams,
   example: reapplyExample,
   settings: rakutenSettings,
-  leaseKey: (_job, params) => `rakuten:reapply:${params.entity}`,
+  leaseKey: (_job, params) => entityLeaseKey(params.entity),
   async run(ctx, params) {
     const { runReapplyJob } = await import("./jobs/reapply.ts");
     return runReapplyJob(ctx, params);

@@ -104,6 +104,10 @@ export const reapplyParams = z.strictObject({
       "the entity whose staging rows not applied by its current apply version are re-applied",
     ),
   ...etlParams,
+  // A re-apply reads the raw store and calls no API: its concurrency is about raw reads.
+  concurrency: etlParams.concurrency.describe(
+    "raw documents read at once, at least (a re-apply makes no API request)",
+  ),
 });
 export const reapplyExample = { entity: "item", max_failure_rate: 0.05 };
 export type ReapplyParams = z.output<typeof reapplyParams>;

@@ -3,13 +3,14 @@ import {
   formatTable,
   NotFoundError,
   RawStore,
+  rawSegmentProblem,
   UsageError,
 } from "../../../engine/index.ts";
 import { stagingLedger } from "../jobs/run-rakuten-entity.ts";
 import { RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
 
 /**
- * `tidemark rakuten raw <entity> <source_id> [--hash H] [--list]`: the target's raw history
+ * `tidemark rakuten raw <entity> <source_id> [--hash H] [--json]`: the target's raw history
  * (every stored version, oldest first, the ledger's current one marked), then one version's
  * normalized document as stored: `--hash` (a full hash or a unique prefix), else the current.
  */
@@ -19,6 +20,11 @@ export async function rawCommand(
   sourceId: string,
   opts: { hash?: string; json?: boolean },
 ): Promise<void> {
+  // An id no raw key can hold ('/', '..', a control character) is a usage error, not a crash.
+  const bad = rawSegmentProblem(sourceId);
+  if (bad !== undefined) {
+    throw new UsageError(`source_id ${JSON.stringify(sourceId)} ${bad}: no raw key can hold it`);
+  }
   const runtime = await services.runtime();
   const raw = new RawStore(runtime.blobs, runtime.config.env);
   const target = { source: RAKUTEN_SOURCE, entity, sourceId };

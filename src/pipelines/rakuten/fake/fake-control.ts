@@ -2,7 +2,8 @@ import { z } from "zod";
 import { type FakeAnswer, type FakeRequest, json } from "./fake-bodies.ts";
 import type { RakutenApiFake } from "./rakuten-api-fake.ts";
 
-const knobsPatch = z.strictObject({
+/** What `POST /_fake/knobs` accepts: some of the knobs (documented in docs/pipelines/rakuten.md). */
+export const knobsPatch = z.strictObject({
   rateLimit: z.boolean().optional(),
   requestsPerSecond: z.number().positive().optional(),
   toleranceMs: z.number().min(0).optional(),

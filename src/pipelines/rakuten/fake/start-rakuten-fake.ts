@@ -80,9 +80,12 @@ export const rakutenFake: FakeDefinition = {
       },
       hints: [
         `export RAKUTEN_APPLICATION_ID=${FAKE_APPLICATION_ID} RAKUTEN_ACCESS_KEY=${FAKE_ACCESS_KEY}   # the fake takes any`,
+        // TIDEMARK_EMBEDDINGS_URL alone changes nothing: the default provider is the local one.
+        "set pipelines.rakuten.embeddings.provider: openai-compatible in tidemark.yaml to embed through the embeddings fake (the default local provider ignores TIDEMARK_EMBEDDINGS_URL)",
         `curl '${api.url}/ichibams/api/IchibaItem/Search/20220601?applicationId=x&accessKey=y&formatVersion=2&itemCode=${sample}'`,
         `curl -X POST ${api.url}/_fake/change -d '{"op":"price","itemCode":"${sample}","price":1234}'`,
         `curl ${api.url}/_fake/stats        # calls and 429s`,
+        `curl -X POST ${api.url}/_fake/knobs -d '{"burst429":5,"malformed":2,"maintenance":false}'   # fault knobs: docs/pipelines/rakuten.md`,
         "tidemark job describe rakuten.item   # params and a ready example",
       ],
       async close() {

@@ -28,8 +28,8 @@ import type { RakutenTables } from "../tables.ts";
 
 /**
  * The embedding step has no applier of its own to version: what decides re-embedding is the
- * source hash (see EMBEDDING_SOURCE_APPLY_VERSION) and the model name. Bump this only if the
- * way vectors are stored changes; it is recorded in every run's summary.
+ * source hash (see EMBEDDING_SOURCE_APPLY_VERSION) and the model name. It is only recorded in
+ * every run's summary: bumping it re-embeds nothing (bump EMBEDDING_SOURCE_APPLY_VERSION for that).
  */
 export const EMBEDDING_APPLY_VERSION = 1;
 

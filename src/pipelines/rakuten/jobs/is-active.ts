@@ -6,27 +6,31 @@ import type { RakutenTables } from "../tables.ts";
 /**
  * `rakuten.is-active` (JOB-A-01): an item is active when its genre and its shop are known.
  * One UPDATE through the run's fenced commit; rows whose value does not change are not
- * written (their updated_at included). A dry run counts what would change.
+ * written (their updated_at included). `--limit N` changes at most N items (lowest ids first);
+ * a dry run counts what would change.
  */
 export async function runIsActiveJob(ctx: JobContext): Promise<JobResult> {
-  const before = await countIsActiveChanges(typed<RakutenTables>(ctx.db));
   if (ctx.dryRun) {
+    const would = await countIsActiveChanges(typed<RakutenTables>(ctx.db), ctx.limit);
     return {
       summary: {
         dry_run: true,
-        would_activate: before.activate,
-        would_deactivate: before.deactivate,
+        would_activate: would.activate,
+        would_deactivate: would.deactivate,
       },
     };
   }
   const now = isoTimestamp(ctx.clock.now());
-  const updated = await ctx.commit((tx: Transaction<RakutenTables>) => updateIsActive(tx, now));
+  // Counted from the rows the UPDATE wrote, inside the commit (not from a read before it).
+  const done = await ctx.commit((tx: Transaction<RakutenTables>) =>
+    updateIsActive(tx, now, ctx.limit),
+  );
   return {
     summary: {
       dry_run: false,
-      updated,
-      activated: before.activate,
-      deactivated: before.deactivate,
+      updated: done.activate + done.deactivate,
+      activated: done.activate,
+      deactivated: done.deactivate,
     },
   };
 }

@@ -90,6 +90,14 @@ export async function runItemJob(
 ): Promise<JobResult> {
   const client = rakutenClientFor(ctx, params.concurrency);
   const policy = new RakutenPolicy(typed<RakutenTables>(ctx.db));
+  // A genre named in the params but never ranked gives no target: said, not silently skipped.
+  const unranked = await policy.genresWithoutRanking(params.genre_ids ?? []);
+  if (unranked.length > 0) {
+    ctx.logger.warn(
+      { genre_ids: unranked },
+      "no stored ranking for these genres: run rakuten.ranking for them first",
+    );
+  }
   const result = await runRakutenEntity<RakutenItemRaw, NormalizedItem>({
     ctx,
     entity: "item",
@@ -101,5 +109,10 @@ export async function runItemJob(
     applyBatch: applyItems,
     applyVersion: ITEM_APPLY_VERSION,
   });
-  return { ...result, summary: { ...result.summary, api: client.stats } };
+  const summary = {
+    ...result.summary,
+    ...(unranked.length > 0 ? { genres_without_ranking: unranked } : {}),
+    api: client.stats,
+  };
+  return { ...result, summary };
 }

@@ -29,6 +29,19 @@ export class RakutenPolicy {
     return [...new Set([...ranked, ...extra])];
   }
 
+  /** The genres of `genreIds` with no stored ranking: they give `rakuten.item` no target. */
+  async genresWithoutRanking(genreIds: readonly number[]): Promise<number[]> {
+    if (genreIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("apl.rank_snapshot")
+      .select("rakuten_genre_id")
+      .distinct()
+      .where("rakuten_genre_id", "in", [...genreIds])
+      .execute();
+    const ranked = new Set(rows.map((r) => Number(r.rakuten_genre_id)));
+    return [...new Set(genreIds)].filter((g) => !ranked.has(g));
+  }
+
   /** Genre targets: genre ids of the items saved today, plus `extra`, ascending. */
   async genreIdsFromTodayItems(dayStart: Date, extra: readonly number[] = []): Promise<string[]> {
     const rows = await this.db

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { NormalizedRanking } from "../normalize/types.ts";
+import { type NormalizedRanking, RAKUTEN_SOURCE } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;
@@ -66,12 +66,37 @@ export class RankRepo {
       .selectFrom("apl.rank_snapshot as r")
       .innerJoin(latest.as("l"), "l.rakuten_genre_id", "r.rakuten_genre_id")
       .innerJoin("apl.rank_snapshot as lr", "lr.id", "l.last_id")
-      .select(["r.rakuten_item_code"])
+      .select(["r.rakuten_item_code", "r.rakuten_genre_id", "lr.content_hash"])
       .whereRef("r.run_id", "=", "lr.run_id")
       .whereRef("r.content_hash", "=", "lr.content_hash")
       .orderBy("r.rakuten_genre_id")
       .orderBy("r.rank")
       .execute();
-    return rows.map((r) => r.rakuten_item_code);
+    const emptied = await this.#emptiedGenres(rows);
+    return rows.filter((r) => !emptied.has(r.rakuten_genre_id)).map((r) => r.rakuten_item_code);
+  }
+
+  /**
+   * Genres whose applied ranking (the ledger's) is not their latest snapshot: a ranking that came
+   * back empty has no row to snapshot, so the snapshot before it is no longer current.
+   */
+  async #emptiedGenres(
+    latest: ReadonlyArray<{ rakuten_genre_id: number; content_hash: string }>,
+  ): Promise<Set<number>> {
+    const snapshotHash = new Map(latest.map((r) => [String(r.rakuten_genre_id), r.content_hash]));
+    if (snapshotHash.size === 0) return new Set();
+    const ledger = await this.db
+      .selectFrom("apl.staging")
+      .select(["source_id", "content_hash"])
+      .where("source", "=", RAKUTEN_SOURCE)
+      .where("entity", "=", "ranking")
+      .where("source_id", "in", [...snapshotHash.keys()])
+      .where("applied_version", "is not", null)
+      .execute();
+    return new Set(
+      ledger
+        .filter((row) => row.content_hash !== snapshotHash.get(row.source_id))
+        .map((row) => Number(row.source_id)),
+    );
   }
 }
