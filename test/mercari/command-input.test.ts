@@ -40,6 +40,46 @@ describeEachDialect("tidemark mercari bad input", (h) => {
     expect(leap.code, leap.stderr).toBe(0);
   });
 
+  it("product add and update: a value the schema refuses names its option", async () => {
+    const { cli, id } = await setup();
+    refused(
+      await cli(
+        "mercari",
+        "product",
+        "add",
+        "--name",
+        "x",
+        "--keyword",
+        "y",
+        "--max-price",
+        "200000000",
+      ),
+      /^tidemark: mercari product add options: --max-price: Too big.*\(got 200000000\)$/,
+    );
+    refused(
+      await cli(
+        "mercari",
+        "product",
+        "add",
+        "--name",
+        "x",
+        "--keyword",
+        "k",
+        "--min-price",
+        "9",
+        "--max-price",
+        "5",
+      ),
+      /^tidemark: mercari product add options: --max-price: must be at least min_price \(9\)/,
+    );
+    refused(
+      await cli("mercari", "product", "update", id, "--keyword", " "),
+      /^tidemark: mercari product update options: --keyword: must not be blank/,
+    );
+    const listed = await cli("mercari", "product", "ls", "--json");
+    expect(JSON.parse(listed.stdout)).toHaveLength(1);
+  });
+
   it("results: a bad --limit or --status names only that option", async () => {
     const { cli, id } = await setup();
     for (const limit of ["0", "x", "501"]) {

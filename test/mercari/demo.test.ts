@@ -2,6 +2,7 @@
 // detail messages worked off the queue, the cheapest listings and the price trend; its hints
 // work as printed.
 import { expect, it } from "vitest";
+import { hintArgv, runnableHints } from "../../src/testing/demo-hints.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
 
@@ -17,11 +18,10 @@ it("the mercari demo crawls twice, prints the cheapest listings and the trend, a
   expect(res.stdout).toMatch(/workers handled \d+ messages .*, 0 failed/);
   expect(res.stdout).toMatch(/Cheapest on sale:\nPRICE\s+MERCARI ID\s+NAME\n\d+/);
   expect(res.stdout).toMatch(/WEEK OF\s+SOLD\s+MIN\s+P25\s+MEDIAN\s+P75\s+MAX\n\d{4}-\d\d-\d\d/);
-  const hints = res.stdout.split("\n").filter((l) => l.includes("npx tidemark -c"));
+  const hints = runnableHints(res.stdout);
   expect(hints.length).toBeGreaterThanOrEqual(3);
   for (const hint of hints) {
-    const argv = /npx tidemark (.+)$/.exec(hint)![1]!.trim().split(/\s+/);
-    const out = await runCli(argv, { cwd });
+    const out = await runCli(hintArgv(hint), { cwd });
     expect({ hint, code: out.code, stderr: out.stderr }).toEqual({ hint, code: 0, stderr: "" });
   }
 });

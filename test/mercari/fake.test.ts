@@ -108,6 +108,14 @@ describe("fake catalogue", () => {
     expect(strict.search(query({ keyword: "ルンバ 643" }))).toEqual([]);
   });
 
+  it("a known keyword with a filter nothing matches is an empty search, not an error", () => {
+    const cat = new Catalogue({ seed: 3, start: START });
+    expect(cat.search(query({ priceMin: 99_999_999 }))).toEqual([]);
+    expect(cat.search(query({ keyword: "ルンバ 643", categoryIds: [424242] }))).toEqual([]);
+    expect(cat.search(query({ keyword: "ルンバ 643", priceMin: 99_999_999 }))).toEqual([]);
+    expect(cat.search(query({ keyword: "ルンバ 643" })).length).toBeGreaterThanOrEqual(40);
+  });
+
   it("pages with v1:N tokens to the last page; short pages lose nothing; bad tokens are 400", () => {
     const cat = new Catalogue({ seed: 3, start: START, autoGroups: false });
     for (const shortPages of [false, true]) {

@@ -1,42 +1,10 @@
 // The mercari HTTP API: bearer auth on every route, the manual crawl (502 when blocked), the
 // results with filters, products CRUD, price trend and cheapest listings, the OpenAPI document.
 import { expect, it } from "vitest";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import { mercariRoutes } from "../../src/pipelines/mercari/routes.ts";
-import { createApp } from "../../src/server/app.ts";
-import type { ServerServices } from "../../src/server/server-services.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { openWorld, rowsOf, type World } from "./support.ts";
-
-const TOKEN = "mercari-route-token-0123456789";
-// Response bodies are checked with expect(); typing each one would only restate the schemas.
-// biome-ignore lint/suspicious/noExplicitAny: see above
-type Body = any;
-
-function api(w: World) {
-  const services = {
-    runtime: w.runtime,
-    queue: w.queue,
-    metrics: new TidemarkMetrics(),
-    apiTokens: [TOKEN],
-    requestRun: async () => {
-      throw new Error("not used");
-    },
-    findRequestedRun: async () => undefined,
-  } as unknown as ServerServices;
-  const app = createApp(services, w.runtime.logger);
-  return async (method: string, path: string, body?: unknown, token: string | null = TOKEN) => {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await app.request(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Body };
-  };
-}
+import { api, type Body } from "./api-support.ts";
+import { openWorld, rowsOf } from "./support.ts";
 
 /** A concrete URL for each route (ids filled in). */
 function urlOf(route: (typeof mercariRoutes)[number]): string {
@@ -71,6 +39,7 @@ describeEachDialect("mercari API", (h) => {
       "400",
       "401",
       "404",
+      "409",
       "500",
       "502",
     ]);

@@ -50,6 +50,7 @@ export const mercariRoutes: readonly RouteSpec[] = [
     response: executeResponse,
     errors: {
       404: { description: "No such product" },
+      409: { description: "A crawl of this product is already running (another worker or call)" },
       502: {
         description: "Mercari blocked the crawler (nothing is deleted)",
         schema: blockedResponse,

@@ -16,7 +16,12 @@ import {
 import type { MercariSettings } from "../settings.ts";
 import { type DpopSigner, processDpopSigner } from "./dpop.ts";
 import { normalizeItemDetail, normalizeSearchItem, normalizeShopsProduct } from "./normalize.ts";
-import { itemDetailResponseSchema, searchResponseSchema, shopsProductSchema } from "./schemas.ts";
+import {
+  itemDetailResponseSchema,
+  searchItemSchema,
+  searchResponseSchema,
+  shopsProductSchema,
+} from "./schemas.ts";
 import { buildSearchBody } from "./search-body.ts";
 import {
   type ItemDetail,
@@ -25,6 +30,7 @@ import {
   MercariBlockedError,
   type MercariBlockReason,
   type MercariClient,
+  type MercariItem,
   type SearchPage,
   type SearchQuery,
 } from "./types.ts";
@@ -59,9 +65,25 @@ function looksLikeHtml(response: HttpResponse): boolean {
   return type.includes("text/html") || /^\s*</.test(response.bodyText);
 }
 
-/** True for Mercari's "not found" answer (404, or RecordNotFound in the body). */
+/**
+ * True for Mercari's "not found" answer: a 404, or a JSON body whose `errors` name
+ * RecordNotFound. Not a substring search of the body: an item's description may say anything,
+ * and a row is deleted on this answer.
+ */
 function isNotFound(response: HttpResponse): boolean {
-  return response.status === 404 || response.bodyText.includes("RecordNotFound");
+  if (response.status === 404) return true;
+  try {
+    const body: unknown = JSON.parse(response.bodyText);
+    const errors = (body as { errors?: unknown } | null)?.errors;
+    return (
+      Array.isArray(errors) &&
+      errors.some((e) =>
+        String((e as { code?: unknown } | null)?.code).startsWith("RecordNotFound"),
+      )
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -168,6 +190,22 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
     });
   }
 
+  /** A search hit → item; a hit we cannot read (bad price, no id…) is skipped with a warning. */
+  function readHit(hit: unknown): MercariItem[] {
+    const parsed = searchItemSchema.safeParse(hit);
+    if (parsed.success) {
+      const item = normalizeSearchItem(parsed.data);
+      return item ? [item] : [];
+    }
+    const id = (hit as { id?: unknown } | null)?.id;
+    const issue = parsed.error.issues[0];
+    logger.warn(
+      { id, field: issue?.path.join("."), issue: issue?.message },
+      "mercari: a search hit that cannot be read is skipped",
+    );
+    return [];
+  }
+
   const client: MercariClient = {
     async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
       const body = buildSearchBody(query, settings.pageSize, searchSessionId);
@@ -178,7 +216,7 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
       });
       if (response.status === 404) throw new Error(`mercari: ${SEARCH_PATH} answered 404`);
       const raw = parse(SEARCH_PATH, response, searchResponseSchema);
-      const items = (raw.items ?? []).flatMap((item) => normalizeSearchItem(item) ?? []);
+      const items = (raw.items ?? []).flatMap((hit) => readHit(hit));
       const token = raw.meta?.nextPageToken ?? "";
       return {
         items,
@@ -193,7 +231,11 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
       const response = await send(target, { method: "GET", signal });
       if (isNotFound(response)) return "not_found";
       const raw = parse(target, response, itemDetailResponseSchema);
-      if (raw.result !== "OK" || !raw.data) return "not_found";
+      if (raw.result !== "OK" || !raw.data) {
+        // Only RecordNotFound (above) means gone; any other error must not delete the row.
+        const codes = (raw.errors ?? []).map((e) => e.code).join(", ") || "no error code";
+        throw new Error(`mercari: ${ITEM_PATH} of ${id} answered result ${raw.result} (${codes})`);
+      }
       // A stopped or cancelled listing is no longer for sale: treated as gone.
       return normalizeItemDetail(raw.data) ?? "not_found";
     },

@@ -12,10 +12,9 @@ export function unixToIso(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
-/** Any date text Date understands → ISO-8601 UTC (the input when it does not parse). */
+/** A date text the schema checked parses → ISO-8601 UTC. */
 function isoOf(text: string): string {
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? text : new Date(ms).toISOString();
+  return new Date(Date.parse(text)).toISOString();
 }
 
 /** A search hit → MercariItem; null for a status we do not track (stopped, cancelled). */

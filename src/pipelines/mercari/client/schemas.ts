@@ -3,16 +3,37 @@ import { z } from "zod";
 /** A number Mercari may send as a string ("6000") or a number. */
 const numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
 
+/** The largest price a row can hold: `price` is an integer column (int4 on Postgres). */
+export const MAX_PRICE = 2_147_483_647;
+
+/**
+ * A price in whole yen, as a number or a string. A negative, fractional or oversized price is
+ * refused here: stored, it would fail the whole batch's upsert on Postgres (out of range).
+ */
+const yen = numeric.refine((n) => Number.isInteger(n) && n >= 0 && n <= MAX_PRICE, {
+  message: `expected whole yen from 0 to ${MAX_PRICE}`,
+});
+
+/** Unix seconds a Date can hold (a wild value would make toISOString throw later). */
+const unixSeconds = numeric.refine((n) => Number.isFinite(new Date(n * 1000).getTime()), {
+  message: "expected unix seconds",
+});
+
+/** A date-time text Date understands (stored after conversion to ISO-8601 UTC). */
+const isoTime = z.string().refine((t) => !Number.isNaN(Date.parse(t)), {
+  message: "expected an ISO-8601 time",
+});
+
 /** One item of `POST /v2/entities:search` (only the fields we read; the rest pass). */
 export const searchItemSchema = z.looseObject({
   id: z.string().min(1),
   sellerId: z.string().optional(),
   status: z.string(),
   name: z.string(),
-  price: numeric,
+  price: yen,
   /** Unix seconds, as a string. */
-  created: numeric,
-  updated: numeric,
+  created: unixSeconds,
+  updated: unixSeconds,
   thumbnails: z.array(z.string()).optional(),
   itemType: z.string().optional(),
   shopName: z.string().optional(),
@@ -21,26 +42,28 @@ export const searchItemSchema = z.looseObject({
   shop: z.looseObject({ id: z.string().optional() }).nullable().optional(),
 });
 
-/** The body of `POST /v2/entities:search`. */
+/**
+ * The body of `POST /v2/entities:search`. Items are checked one by one by the client (one odd
+ * hit must not fail its page); `meta` is required: a body without it (`{}`, an error object) is
+ * no search answer, and taking it for an empty last page would end the crawl early.
+ */
 export const searchResponseSchema = z.looseObject({
-  items: z.array(searchItemSchema).nullable().optional(),
-  meta: z
-    .looseObject({
-      nextPageToken: z.string().nullable().optional(),
-      numFound: numeric.optional(),
-    })
-    .optional(),
+  items: z.array(z.unknown()).nullable().optional(),
+  meta: z.looseObject({
+    nextPageToken: z.string().nullable().optional(),
+    numFound: numeric.optional(),
+  }),
 });
 
 /** `data` of `GET /items/get`. */
 export const itemDetailDataSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
-  price: numeric,
+  price: yen,
   status: z.string(),
   /** Unix seconds. */
-  created: numeric,
-  updated: numeric,
+  created: unixSeconds,
+  updated: unixSeconds,
   seller: z.looseObject({ id: z.union([z.number(), z.string()]) }).optional(),
   photos: z.array(z.string()).optional(),
   thumbnails: z.array(z.string()).optional(),
@@ -59,11 +82,11 @@ export const shopsProductSchema = z.looseObject({
   name: z.string().min(1),
   displayName: z.string(),
   productTags: z.array(z.string()).nullable().optional(),
-  price: numeric,
+  price: yen,
   thumbnail: z.string().optional(),
-  /** ISO-8601. */
-  createTime: z.string(),
-  updateTime: z.string(),
+  /** ISO-8601: refused otherwise, as the sold date is read from updateTime and compared as text. */
+  createTime: isoTime,
+  updateTime: isoTime,
   productDetail: z
     .looseObject({
       shop: z.looseObject({ name: z.string().optional() }).optional(),

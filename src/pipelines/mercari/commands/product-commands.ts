@@ -30,7 +30,16 @@ function settingFields(o: CommandInput["options"]) {
   };
 }
 
-/** Validates with zod before anything is written; a bad value is one line, exit 2. */
+/** The option each field comes from: a refusal names what the user typed, not the API field. */
+const FLAGS: Readonly<Record<string, string>> = {
+  name: "--name",
+  keyword: "--keyword",
+  category_id: "--category-id",
+  min_price: "--min-price",
+  max_price: "--max-price",
+};
+
+/** Validates with zod before anything is written; a bad value is one line naming its option. */
 function check<S extends z.ZodType>(
   schema: S,
   value: Record<string, unknown>,
@@ -38,7 +47,14 @@ function check<S extends z.ZodType>(
 ): z.output<S> {
   const clean = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
   const parsed = schema.safeParse(clean);
-  if (!parsed.success) throw new UsageError(formatZodIssues(where, parsed.error, clean));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (typeof field === "string" && FLAGS[field]) issue.path[0] = FLAGS[field];
+    }
+    const shown = Object.fromEntries(Object.entries(clean).map(([k, v]) => [FLAGS[k] ?? k, v]));
+    throw new UsageError(formatZodIssues(where, parsed.error, shown));
+  }
   return parsed.data;
 }
 

@@ -269,7 +269,10 @@ export class Catalogue {
     const key = JSON.stringify(q);
     if (this.#cache?.key === key && this.#cache.version === this.version) return this.#cache.list;
     let list = this.#filter(q);
-    if (list.length === 0 && this.autoGroups && keywordTokens(q.keyword).length > 0) {
+    // Only a keyword never seen gets a group: a known one whose filters match nothing is an
+    // empty search (adding its group again would throw, answering 500).
+    const known = this.#groups.has(normalizeText(q.keyword));
+    if (list.length === 0 && this.autoGroups && !known && keywordTokens(q.keyword).length > 0) {
       const h = hash32(`${this.#seed}:auto:${normalizeText(q.keyword)}`);
       const priceMin = 500 + (h % 20) * 500;
       this.addGroup({

@@ -7,6 +7,7 @@ const knobsSchema = z.strictObject({
   latencyMs: z.number().int().min(0).optional(),
   errorRate: z.number().min(0).max(1).optional(),
   rateLimitRate: z.number().min(0).max(1).optional(),
+  malformedRate: z.number().min(0).max(1).optional(),
   verifyDpop: z.boolean().optional(),
   shortPages: z.boolean().optional(),
 });

@@ -21,6 +21,8 @@ export interface MercariFakeKnobs {
   errorRate: number;
   /** Chance per API request of a 429 (with `Retry-After: 1`). */
   rateLimitRate: number;
+  /** Chance per API request of a 200 whose JSON body is cut off (a malformed page). */
+  malformedRate: number;
   /** false: accept requests without checking their DPoP proof. */
   verifyDpop: boolean;
   /** Every third search page (from the second) comes back 7 items short, more still following. */
@@ -87,6 +89,7 @@ export class MercariFake {
       latencyMs: 0,
       errorRate: 0,
       rateLimitRate: 0,
+      malformedRate: 0,
       verifyDpop: true,
       shortPages: false,
       ...options.knobs,
@@ -115,6 +118,12 @@ export class MercariFake {
     if (k.rateLimitRate > 0 && this.#faultRng.chance(k.rateLimitRate)) {
       this.stats.faults++;
       return json({ code: 8, message: "too many requests" }, 429, { "retry-after": "1" });
+    }
+    if (k.malformedRate > 0 && this.#faultRng.chance(k.malformedRate)) {
+      this.stats.faults++;
+      return new Response('{"result":"OK","items":[{"id":"m1', {
+        headers: { "content-type": "application/json; charset=utf-8" },
+      });
     }
     if (k.verifyDpop) {
       const why = await this.#dpop.verify(request.headers.get("dpop"), request.method, request.url);

@@ -9,6 +9,7 @@ import { readDetail } from "../detail/sync-detail.ts";
 import { runListPhase } from "../list/list-phase.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
 import { DETAIL_RETRY_LIMIT, LIST_RETRY_LIMIT } from "../queue-send.ts";
+import { ProductRepo } from "../repos/product-repo.ts";
 
 /**
  * The crawl queue's consumer: a listCrawl message runs the product's search phase, a
@@ -23,6 +24,12 @@ export async function handleCrawlMessage(
   const deps = mercariDeps({ ...ctx, environ: ctx.runtime.environ }, ctx.queue, client);
   try {
     if (message.type === "listCrawl") {
+      // Deleted after the message was sent (the cron had just fired): nothing left to crawl,
+      // which is no failure to retry for half an hour and then report.
+      if (!(await new ProductRepo(deps.db).find(message.productId))) {
+        ctx.logger.info(`mercari list crawl of product ${message.productId}: product deleted`);
+        return;
+      }
       const summary = await runListPhase(deps, message.productId, ctx.signal);
       ctx.logger.info({ summary }, `mercari list crawl of product ${message.productId} done`);
     } else {
@@ -33,13 +40,19 @@ export async function handleCrawlMessage(
         message.externalId,
       );
       // The row's write commits while this worker slot fetches its next detail; the message
-      // completes only once the write has (a failed write fails the message).
+      // completes only once the write has (a failed write fails the message). The catch below
+      // has returned by then, so a last failed write is reported here.
       ctx.defer(
-        write().then((outcome) =>
-          ctx.logger.debug(
-            { outcome },
-            `mercari detail ${message.mercariCrawlResultId}: ${outcome}`,
-          ),
+        write().then(
+          (outcome) =>
+            ctx.logger.debug(
+              { outcome },
+              `mercari detail ${message.mercariCrawlResultId}: ${outcome}`,
+            ),
+          (err: unknown) => {
+            if (isLastAttempt(ctx, message, err)) reportDeadLetter(ctx, message, err);
+            throw err;
+          },
         ),
       );
     }

@@ -9,7 +9,7 @@ export interface ListCrawlPlan {
   /** Pages to read at most (first run: first_run_max_pages; later: pages_per_run). */
   maxPages: number;
   pageSize: number;
-  /** The product has stored results: an empty first page then means a block, not "no items". */
+  /** Stored results match the setting: an empty first page then means a block, not "no items". */
   hadResults: boolean;
 }
 

@@ -22,7 +22,7 @@ import {
 /** What one product's search phase did. */
 export interface ListSummary {
   product_id: number;
-  /** No stored results before: every page up to first_run_max_pages was read. */
+  /** No stored result matched the setting: every page up to first_run_max_pages was read. */
   first_run: boolean;
   pages: number;
   found: number;
@@ -136,17 +136,20 @@ async function crawlAndSync(
   commit: FencedCommit,
   flushRows: number,
 ): Promise<ListSummary> {
-  const stored = await new CrawlResultRepo(deps.db).countFor(product.id);
-  // An interrupted first crawl left its marker: it has not read every page yet.
-  const firstRun = stored === 0 || (await firstCrawlUnfinished(deps, product.id));
   const matches = settingMatcher(product);
+  // Rows stored under an older keyword or price range that this setting no longer matches say
+  // nothing about this search: without a matching row, an empty search is believable (no
+  // block; inspect removes the stale rows) and every page is read, as on a first crawl.
+  const hadResults = (await new CrawlResultRepo(deps.db).matchFields(product.id)).some(matches);
+  // An interrupted first crawl left its marker: it has not read every page yet.
+  const firstRun = !hadResults || (await firstCrawlUnfinished(deps, product.id));
   const writer = new PageWriter(deps, product.id, firstRun, commit, flushRows);
   let upserted = 0;
   let crawl: Awaited<ReturnType<typeof crawlMercariList>>;
   try {
     crawl = await crawlMercariList(
       deps.client,
-      listPlan(deps, product, firstRun, stored > 0),
+      listPlan(deps, product, firstRun, hadResults),
       signal,
       (fresh) => {
         const rows = fresh.map((i) => toResultInput(product.id, i)).filter(matches);

@@ -6,7 +6,22 @@ import { trendBoundMs } from "../trend/trend-bounds.ts";
 export const SOLD_OUT_AT_NOTE =
   "when the listing sold, approximated from Mercari's `updated` time of the sold item (set by a detail crawl; `updated` also moves on edits, so it can be later than the sale); null until a detail crawl ran";
 
-const id = z.coerce.number().int().positive();
+/**
+ * A whole number written in decimal digits, for path and query values. `z.coerce.number()`
+ * would take "", " ", "0x10" and "1e3" (as 0, 0, 16 and 1000) and let OpenAPI say null is
+ * allowed; only digits are converted here, anything else fails the number check and is a 400.
+ */
+export function decimal<S extends z.ZodNumber>(schema: S) {
+  return z.preprocess(
+    (v) => (typeof v === "string" && /^\d{1,16}$/.test(v) ? Number(v) : v),
+    schema,
+  );
+}
+
+/** A non-negative whole number (yen, offsets) in a query. */
+const count = (): z.ZodNumber => z.number({ error: "expected a whole number" }).int().min(0);
+
+const id = decimal(z.number({ error: "expected a positive whole number" }).int().positive());
 
 /** `{id}` of a product route. */
 export const productIdParams = z.object({ id: id.describe("product id") });
@@ -61,11 +76,11 @@ export const RESULT_SORTS = [
 export const resultsQuery = z
   .object({
     status: z.enum(["on_sale", "sold"]).optional().describe("on_sale, or sold (trading included)"),
-    min_price: z.coerce.number().int().min(0).optional(),
-    max_price: z.coerce.number().int().min(0).optional(),
+    min_price: decimal(count()).optional(),
+    max_price: decimal(count()).optional(),
     sort: z.enum(RESULT_SORTS).default("-created_at").describe("a leading - sorts descending"),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: decimal(count().min(1).max(500)).default(50),
+    offset: decimal(count()).default(0),
   })
   .strict()
   .superRefine(checkRange);
@@ -111,15 +126,21 @@ function checkTrendRange(q: { from?: string; to?: string }, ctx: z.RefinementCtx
   }
 }
 
+/**
+ * A trend bound: a date, or a timestamp with `Z` or an offset (a Japanese user writes +09:00).
+ * A timestamp without a zone names no single moment and is refused.
+ */
+const trendBound = () =>
+  z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error:
+      "expected a date (YYYY-MM-DD) or a timestamp with Z or an offset (2026-11-01T00:00:00+09:00)",
+  });
+
 /** Query of the price-trend route. */
 export const trendQuery = z
   .object({
-    from: z.iso
-      .date()
-      .or(z.iso.datetime())
-      .optional()
-      .describe("start (default: 30 days before to)"),
-    to: z.iso.date().or(z.iso.datetime()).optional().describe("end, exclusive (default: now)"),
+    from: trendBound().optional().describe("start (default: 30 days before to)"),
+    to: trendBound().optional().describe("end, exclusive (default: now)"),
     bucket: z.enum(["day", "week"]).default("day").describe("week buckets start on Monday (UTC)"),
   })
   .strict()
@@ -148,7 +169,7 @@ export const trendResponse = z.object({
 
 /** Query of the cheapest route. */
 export const cheapestQuery = z
-  .object({ limit: z.coerce.number().int().min(1).max(100).default(10) })
+  .object({ limit: decimal(count().min(1).max(100)).default(10) })
   .strict();
 
 /** Answer of the cheapest route. */

@@ -1,0 +1,31 @@
+// A product deleted while its messages wait (the cron had just fired, detail checks queued): its
+// listCrawl and syncDetail messages complete with nothing to do. They are no failures, so nothing
+// is retried, dead-lettered or reported, and `worker --drain` exits 0.
+import { expect, it } from "vitest";
+import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
+import { enqueueCrawlMessages } from "../../src/pipelines/mercari/queue-send.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { ManualClock } from "../../src/testing/manual-clock.ts";
+import { openWorld } from "./support.ts";
+
+describeEachDialect("mercari product deleted while queued", (h) => {
+  it("its waiting listCrawl and detail checks complete without a failure", async () => {
+    const clock = new ManualClock(new Date());
+    const w = await openWorld(h, { clock });
+    const p = await w.products.create(
+      { name: "Switch", keyword: "Nintendo Switch", enabled: true },
+      isoTimestamp(new Date()),
+    );
+    const checks = (await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id)).products[0]
+      ?.sold_out_checks.enqueued;
+    await enqueueCrawlMessages(w.queue, [{ type: "listCrawl", productId: p.id }]);
+    await w.products.remove(p.id);
+    const report = await w.drain({ tick: () => clock.advance(10 * 60_000) });
+    expect(report).toEqual({ handled: (checks ?? 0) + 1, failed: 0 });
+    const s = (await w.queue.stats()).find((x) => x.queue === MERCARI_QUEUE);
+    expect(s?.deadLettered ?? 0).toBe(0);
+    expect(w.events.filter((e) => e.jobName === "mercari-crawl queue")).toEqual([]);
+  });
+});
