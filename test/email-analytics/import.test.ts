@@ -11,15 +11,16 @@ import type { EmailAnalyticsTables } from "../../src/pipelines/email-analytics/t
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
+import {
+  batch,
+  email,
+  id,
+  member,
+  recipient,
+  importScope as scope,
+  subscription,
+} from "./support/import-records.ts";
 
-const scope = {
-  name: "email-analytics",
-  migrations: async () => ({
-    "0001-email-analytics": await import(
-      "../../src/pipelines/email-analytics/migrations/0001-email-analytics.ts"
-    ),
-  }),
-};
 const TABLES = [
   "members",
   "members_newsletters",
@@ -27,36 +28,7 @@ const TABLES = [
   "email_batches",
   "email_recipients",
 ] as const;
-const id = (c: string) => c.repeat(24);
 const clock = new ManualClock("2026-01-15T09:30:00.000Z");
-
-const member = { type: "member", id: id("a"), email: "ada@example.com", name: "Ada" };
-const email = {
-  type: "email",
-  id: id("e"),
-  post_id: id("p"),
-  track_opens: true,
-  submitted_at: "2026-01-14T08:00:00+01:00",
-};
-const batch = {
-  type: "email_batch",
-  id: id("b"),
-  email_id: id("e"),
-  provider_id: "<20260114.1@mg.example.com>",
-};
-const recipient = {
-  type: "email_recipient",
-  id: id("r"),
-  email_id: id("e"),
-  member_id: id("a"),
-  batch_id: id("b"),
-};
-const subscription = {
-  type: "newsletter_subscription",
-  id: id("s"),
-  member_id: id("a"),
-  newsletter_id: id("n"),
-};
 
 function ndjson(dir: string, records: unknown[], name = "newsletter.ndjson"): string {
   const file = path.join(dir, name);

@@ -1,6 +1,7 @@
 import { checkReferences, checkUnique } from "./check-references.ts";
 import type { Cell } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable } from "./columns.ts";
+import { comparePresent, type PresentRecords } from "./compare-present.ts";
 import { fillDefaults } from "./fill-defaults.ts";
 import { type ByTable, type Db, type Entry, lookup } from "./lookup.ts";
 import { LineError, type SourcedRecord } from "./read-records.ts";
@@ -10,6 +11,8 @@ export interface ImportPlan {
   inserts: Record<ImportTable, Record<string, Cell>[]>;
   /** Records whose id the database already holds (left as they are). */
   present: Record<ImportTable, number>;
+  /** The same, with how many of them the file gives other values (kept as stored). */
+  presentDetail: Record<ImportTable, PresentRecords>;
 }
 
 const TABLES = Object.keys(IMPORT_COLUMNS) as ImportTable[];
@@ -62,5 +65,12 @@ export async function planImport(
         : first.message,
     );
   }
-  return { inserts: fillDefaults(byTable, fresh, members, now), present };
+  const presentDetail = {} as Record<ImportTable, PresentRecords>;
+  for (const table of TABLES) {
+    const held = [...byTable[table].values()].filter((e) =>
+      existing[table].has(e.row.id as string),
+    );
+    presentDetail[table] = await comparePresent(db, table, held);
+  }
+  return { inserts: fillDefaults(byTable, fresh, members, now), present, presentDetail };
 }

@@ -5,6 +5,7 @@ import { type Clock, type Database, typed, UsageError } from "../../../engine/in
 import type { EmailAnalyticsTables } from "../tables.ts";
 import type { Cell } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable, tableNamed } from "./columns.ts";
+import type { PresentRecords } from "./compare-present.ts";
 import { type ImportPlan, planImport } from "./plan-import.ts";
 import { LineError, readCsv, readNdjson, type SourcedRecord } from "./read-records.ts";
 
@@ -15,6 +16,10 @@ export interface ImportResult {
   inserted: Record<ImportTable, number>;
   /** Records whose id was already in the database (left unchanged). */
   present: Record<ImportTable, number>;
+  /** Of those, how many the file gives other values than the stored row (not applied). */
+  differing: Record<ImportTable, number>;
+  /** The first such record per table, to say where to look. */
+  firstDiffering: Partial<Record<ImportTable, { line: number; id: string; column: string }>>;
   dryRun: boolean;
 }
 
@@ -68,7 +73,18 @@ export async function importFile(
     Object.entries(plan.inserts).map(([t, rows]) => [t, rows.length]),
   ) as Record<ImportTable, number>;
   if (!options.dryRun) await writePlan(k, plan);
-  return { file, inserted, present: plan.present, dryRun: options.dryRun ?? false };
+  const detail = Object.entries(plan.presentDetail) as Array<[ImportTable, PresentRecords]>;
+  return {
+    file,
+    inserted,
+    present: plan.present,
+    differing: Object.fromEntries(detail.map(([t, d]) => [t, d.differing])) as Record<
+      ImportTable,
+      number
+    >,
+    firstDiffering: Object.fromEntries(detail.flatMap(([t, d]) => (d.first ? [[t, d.first]] : []))),
+    dryRun: options.dryRun ?? false,
+  };
 }
 
 /** Inserts the plan in one transaction, parents first; an id that appeared meanwhile is kept. */
@@ -105,10 +121,21 @@ export function importLines(result: ImportResult): string[] {
     const n = result.inserted[table];
     const p = result.present[table];
     if (n === 0 && p === 0) continue;
-    lines.push(
-      `  ${LABELS[table]}: ${n} ${verb}${p > 0 ? `, ${p} already present (unchanged)` : ""}`,
-    );
+    lines.push(`  ${LABELS[table]}: ${n} ${verb}${p > 0 ? `, ${presentText(result, table)}` : ""}`);
   }
   if (lines.length === 1) lines.push("  no records");
   return lines;
+}
+
+/**
+ * `2 already present (unchanged)`, or, when the file has other values for some, says they were
+ * not applied and where the first one is: an import never overwrites a stored row.
+ */
+function presentText(result: ImportResult, table: ImportTable): string {
+  const p = result.present[table];
+  const d = result.differing[table];
+  const first = result.firstDiffering[table];
+  if (d === 0 || first === undefined) return `${p} already present (unchanged)`;
+  const where = `first: line ${first.line}, id ${first.id}, ${first.column}`;
+  return `${p} already present (kept as stored; ${d} with other values in the file, not applied — ${where})`;
 }
