@@ -108,7 +108,7 @@ describeEachDialect("tidemark CLI: run, inspect collect_cursor, reset", (h) => {
 
     // A --limit below the number of queries would collect nothing: refused, no request made.
     const tooSmall = await cli(["run", "consultant-books", "--dry-run", "--limit", "1"]);
-    expect(tooSmall.code).toBe(1);
+    expect(tooSmall.code).toBe(2);
     expect(tooSmall.stdout + tooSmall.stderr).toContain(
       "--limit 1 is below the job's 2 queries: Collect needs at least one item per query",
     );

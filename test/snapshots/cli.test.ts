@@ -32,6 +32,11 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
     r = await f.run(["snapshots", "run", "nocfg"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/FAIL CONFIG_DQ_MISSING/);
+    // The same failure through the engine's `tidemark run` of the supplier's job: exit 2 too.
+    f.put("nocfg", "s2.csv", GOOD);
+    r = await f.run(["run", "snapshots.nocfg"]);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(/CONFIG_DQ_MISSING/);
     expect((await f.run(["snapshots", "run"])).code).toBe(2);
     r = await f.run(["snapshots", "run", "../etc"]);
     expect(r.code).toBe(2);

@@ -61,6 +61,12 @@ describeEachDialect("snapshots run --dry-run", (h) => {
     expect(killed.code).not.toBe(0);
     const before = await records(f, "dry");
 
+    // Until the dead run's lease expires, a dry run answers what a real run would: locked.
+    const early = await f.run(["snapshots", "run", "dry", "--dry-run"]);
+    expect(early.code).toBe(3);
+    expect(early.stdout).toMatch(/^dry: locked \(snapshots:dry held by dry_\S+\)$/m);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+
     const r = await f.run(["snapshots", "run", "dry", "--dry-run"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("dry run: nothing to process");
@@ -71,7 +77,6 @@ describeEachDialect("snapshots run --dry-run", (h) => {
     expect(existsSync(path.join(f.root, "inbox", "dry", "dr.csv"))).toBe(true);
 
     // What the real run does.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
     const real = JSON.parse((await f.run(["snapshots", "run", "dry", "--json"])).stdout);
     expect(real.result).toMatchObject({
       status: "NO_INPUT",

@@ -1,15 +1,9 @@
 // The snapshots demo as a new user meets it: its closing hints work when copied as printed.
 import path from "node:path";
 import { expect, it } from "vitest";
+import { hintArgv, runnableHints } from "../../src/testing/demo-hints.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
-
-/** argv of a printed `npx tidemark …` hint. */
-function hintArgv(line: string): string[] {
-  const m = /npx tidemark (.+)$/.exec(line);
-  if (!m) throw new Error(`no command in ${line}`);
-  return m[1]!.trim().split(/\s+/);
-}
 
 it("tidemark demo --only snapshots: every hint it prints runs as printed", async () => {
   const cwd = testTempDir("tm-snapnewcomer-");
@@ -21,7 +15,7 @@ it("tidemark demo --only snapshots: every hint it prints runs as printed", async
     .split("\n")
     .filter((l) => /\btidemark (snapshots|runs|job) /.test(l) && !l.startsWith("-- "));
   expect(bare.filter((l) => !l.includes("npx tidemark -c"))).toEqual([]);
-  const hints = res.stdout.split("\n").filter((l) => l.includes("npx tidemark -c"));
+  const hints = runnableHints(res.stdout);
   expect(hints.length).toBeGreaterThan(4);
   const outputs = new Map<string, string>();
   for (const hint of hints) {

@@ -32,19 +32,21 @@ async function printCursors(runtime: Runtime, print: (line: string) => void): Pr
     typed<BooksTables>(runtime.db),
     runtime.clock,
   ).listCollectCursors();
+  // The hash's start only, and whole seconds: the table fits 80 columns.
   const table = [
-    ["job_name", "query_set_hash", "start_index", "is_exhausted", "last_updated_at"],
+    ["job_name", "start_index", "is_exhausted", "last_updated_at", "hash"],
     ...rows.map((r) => [
       r.job_name,
-      r.query_set_hash,
       String(r.start_index),
       r.is_exhausted ? "1" : "0",
-      r.last_updated_at,
+      r.last_updated_at.replace(/\.\d+Z$/, "Z"),
+      `${r.query_set_hash.slice(0, 8)}…`,
     ]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  print("  SELECT * FROM collect_cursor;");
-  for (const r of table) print(`    ${pad(r, widths)}`);
+  print("  SELECT job_name, start_index, is_exhausted, last_updated_at,");
+  print("         substr(query_set_hash, 1, 8) AS hash FROM collect_cursor;");
+  for (const r of table) print(`  ${pad(r, widths)}`);
 }
 
 function printRun(n: number, r: RunReport, print: (line: string) => void): void {
@@ -130,9 +132,8 @@ export async function runBooksDemo(ctx: DemoContext): Promise<void> {
       const mail = smtp.messages[n - 1];
       if (mail) printMail(mail, print);
     }
-    print(
-      `API calls seen by the fake: ${fake.calls.map((c) => `${c.q}@${c.startIndex}+${c.maxResults}`).join(", ")}`,
-    );
+    print("API calls seen by the fake (query@startIndex+maxResults):");
+    for (const c of fake.calls) print(`  ${c.q}@${c.startIndex}+${c.maxResults}`);
     print(`Start over:  ${ctx.command(`job cursor reset ${JOB} --yes`)}`);
     print(`Mail again:  ${ctx.command(`mail reset ${JOB} --yes`)}`);
     print(`Its runs:    ${ctx.command(`runs ls --job ${JOB}`)}`);

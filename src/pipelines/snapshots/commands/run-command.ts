@@ -85,9 +85,17 @@ async function runSupplier(
   }
 }
 
-/** A dry run of one supplier: read only, no job added, no run recorded, nothing moved. */
+/**
+ * A dry run of one supplier: read only, no job added, no run recorded, nothing moved. While a
+ * live run holds the supplier's lock, the answer is what a real run would get (locked): a plan
+ * read mid-run would show that run's half-written state as an interrupted run to recover.
+ */
 async function planSupplier(runtime: Runtime, s: string, added: string[]): Promise<Outcome> {
   const job = (await findSupplierJob(runtime, s))?.name;
+  const lease = await runtime.leases.get(supplierLeaseKey(s));
+  if (lease && lease.expires_at > runtime.clock.now().toISOString()) {
+    return { job: job ?? supplierJobName(s), supplier: s, kind: "locked", holder: lease.holder };
+  }
   if (!job) added.push(supplierJobName(s));
   const settings = resolveSettings(runtime.config);
   const deps = { ...runtime, settings, storage: openStorage(settings, runtime.blobs) };

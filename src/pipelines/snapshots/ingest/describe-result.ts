@@ -25,7 +25,8 @@ export function describeResult(r: IngestResult): string[] {
     // Full snapshot: a key missing from the file is gone from the state (its stock is 0 now).
     const gone = d.removed > 0 ? " (keys no longer in the file: stock 0 now)" : "";
     lines.push(
-      `  vs previous state ${d.previous_run_id ?? "(none)"}: +${d.added} added, -${d.removed} removed${gone}, ~${d.changed} changed, ${d.unchanged} unchanged`,
+      `  vs previous state ${d.previous_run_id ?? "(none)"}:`,
+      `    +${d.added} added, -${d.removed} removed${gone}, ~${d.changed} changed, ${d.unchanged} unchanged`,
     );
   }
   const inbox: string[] = [];

@@ -10,7 +10,10 @@ export function jobResultFor(result: IngestResult): JobResult {
   const summary = result as unknown as Record<string, unknown>;
   if (result.status === "PASS") return { status: "succeeded", summary };
   if (result.status === "FAIL") {
-    return { status: "failed", summary, message: `FAIL ${result.reason_code}: ${result.detail}` };
+    const message = `FAIL ${result.reason_code}: ${result.detail}`;
+    // A missing or invalid supplier config is the user's to fix: exit 2, as `snapshots run`.
+    const config = result.reason_code?.startsWith("CONFIG_") ?? false;
+    return { status: "failed", summary, message, ...(config ? { exitCode: 2 as const } : {}) };
   }
   return { status: "skipped", summary, message: result.detail ?? undefined };
 }
