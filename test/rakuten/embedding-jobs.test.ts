@@ -5,6 +5,7 @@ import {
   type EmbeddingsFake,
   startEmbeddingsFake,
 } from "../../src/pipelines/rakuten/fake/embeddings-fake.ts";
+import { EMBEDDING_APPLY_VERSION } from "../../src/pipelines/rakuten/jobs/embedding.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { seedCatalogue } from "./embedding-seed.ts";
 import { openRakutenRuntime } from "./support/domain-runtime.ts";
@@ -151,6 +152,39 @@ describeEachDialect("rakuten.embedding", (h) => {
       "local-char-ngram-v2",
       "local-char-ngram-v1",
     ]);
+  });
+
+  it("re-embeds the items stored under another EMBEDDING_APPLY_VERSION, then nothing", async () => {
+    const t = await open(h);
+    await t.run("rakuten.embedding-source");
+    await t.run("rakuten.embedding");
+    const before = await t.embeddings();
+    expect(before.map((r) => r.applied_version)).toEqual([
+      EMBEDDING_APPLY_VERSION,
+      EMBEDDING_APPLY_VERSION,
+      EMBEDDING_APPLY_VERSION,
+    ]);
+    // Two vectors stored by an older version, as after a bump of the constant.
+    await t.db
+      .updateTable("apl.item_embedding")
+      .set({ applied_version: EMBEDDING_APPLY_VERSION - 1 })
+      .where("item_code", "<>", before[0]!.item_code)
+      .execute();
+    const dry = await t.run("rakuten.embedding", {}, { dryRun: true });
+    expect(dry.summary).toMatchObject({ version_changed: 2, would_embed: 2, embedded: 0 });
+    const bumped = await t.run("rakuten.embedding");
+    expect(bumped.summary).toMatchObject({
+      total_targets: 2,
+      version_changed: 2,
+      missing: 0,
+      model_changed: 0,
+      embedded: 2,
+      apply_version: EMBEDDING_APPLY_VERSION,
+    });
+    const after = await t.embeddings();
+    expect(after.map((r) => r.applied_version)).toEqual(before.map((r) => r.applied_version));
+    expect(after[0]!.updated_at).toBe(before[0]!.updated_at);
+    expect((await t.run("rakuten.embedding")).status).toBe("skipped");
   });
 
   it("openai-compatible: batches of batch_size with the key, vectors and model name stored", async () => {

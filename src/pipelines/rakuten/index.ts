@@ -171,6 +171,9 @@ export const rakutenPipeline = definePipeline({
   migrations: async () => ({
     "0001-rakuten": await import("./migrations/0001-rakuten.ts"),
     "0002-item-applied-sig": await import("./migrations/0002-item-applied-sig.ts"),
+    "0003-embedding-applied-version": await import(
+      "./migrations/0003-embedding-applied-version.ts"
+    ),
   }),
   commandGroups: rakutenCommandGroups,
   commands: rakutenCommands,

@@ -170,6 +170,8 @@ export interface ItemEmbeddingRow {
   source_hash: string;
   dimensions: number;
   vector: string;
+  /** The `EMBEDDING_APPLY_VERSION` the vector was stored under (a different one re-embeds). */
+  applied_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -14,7 +14,7 @@ export interface SourceItem {
 }
 
 /** Why an item is embedded (the embedding diff). */
-export type EmbedReason = "missing" | "source_changed" | "model_changed";
+export type EmbedReason = "missing" | "source_changed" | "model_changed" | "version_changed";
 
 /** One item to embed. */
 export interface EmbedTarget {
@@ -30,6 +30,8 @@ export interface EmbeddingWrite {
   model: string;
   sourceHash: string;
   vector: number[];
+  /** The apply version the vector is stored under. */
+  appliedVersion: number;
 }
 
 /** Reads and writes of `apl.item_embedding_source` and `apl.item_embedding`. */
@@ -123,20 +125,21 @@ export class EmbeddingStore {
 
   /**
    * The embedding diff, one page in item-code order after `afterCode`: sources with no embedding,
-   * whose source hash changed, or embedded by another model (or, when `dimensions` is given,
-   * another vector length).
+   * whose source hash changed, embedded by another model (or, when `dimensions` is given,
+   * another vector length) or under another apply version.
    */
   async diffPage(
     afterCode: string,
     limit: number,
-    model: string,
-    dimensions: number | undefined,
+    want: { model: string; dimensions: number | undefined; applyVersion: number },
   ): Promise<EmbedTarget[]> {
+    const { model, dimensions, applyVersion } = want;
     const rows = await this.db
       .selectFrom("apl.item_embedding_source as s")
       .leftJoin("apl.item_embedding as e", "e.item_code", "s.item_code")
       .select(["s.item_code", "s.source_text", "s.source_hash", "e.item_code as embedded"])
-      .select(["e.source_hash as embedded_hash"])
+      .select(["e.source_hash as embedded_hash", "e.model as embedded_model"])
+      .select(["e.dimensions as embedded_dimensions"])
       .where("s.item_code", ">", afterCode)
       .where((eb) =>
         eb.or([
@@ -144,6 +147,7 @@ export class EmbeddingStore {
           eb("e.source_hash", "<>", eb.ref("s.source_hash")),
           eb("e.model", "<>", model),
           ...(dimensions === undefined ? [] : [eb("e.dimensions", "<>", dimensions)]),
+          eb("e.applied_version", "<>", applyVersion),
         ]),
       )
       .orderBy("s.item_code")
@@ -153,12 +157,7 @@ export class EmbeddingStore {
       itemCode: r.item_code,
       sourceText: r.source_text,
       sourceHash: r.source_hash,
-      reason:
-        r.embedded === null
-          ? "missing"
-          : r.embedded_hash !== r.source_hash
-            ? "source_changed"
-            : "model_changed",
+      reason: reasonOf(r, model, dimensions),
     }));
   }
 
@@ -174,6 +173,7 @@ export class EmbeddingStore {
           source_hash: r.sourceHash,
           dimensions: r.vector.length,
           vector: JSON.stringify(r.vector),
+          applied_version: r.appliedVersion,
           created_at: now,
           updated_at: now,
         })),
@@ -184,10 +184,30 @@ export class EmbeddingStore {
           source_hash: eb.ref("excluded.source_hash"),
           dimensions: eb.ref("excluded.dimensions"),
           vector: eb.ref("excluded.vector"),
+          applied_version: eb.ref("excluded.applied_version"),
           updated_at: eb.ref("excluded.updated_at"),
         })),
       )
       .execute();
     return rows.length;
   }
+}
+
+/** The first reason, in diff order, a source row is in the embedding diff. */
+function reasonOf(
+  r: {
+    embedded: string | null;
+    source_hash: string;
+    embedded_hash: string | null;
+    embedded_model: string | null;
+    embedded_dimensions: number | null;
+  },
+  model: string,
+  dimensions: number | undefined,
+): EmbedReason {
+  if (r.embedded === null) return "missing";
+  if (r.embedded_hash !== r.source_hash) return "source_changed";
+  const otherDimensions = dimensions !== undefined && Number(r.embedded_dimensions) !== dimensions;
+  if (r.embedded_model !== model || otherDimensions) return "model_changed";
+  return "version_changed";
 }

@@ -1,7 +1,7 @@
 /**
  * `rakuten.embedding` (JOB-E-02): embeds the diff of `apl.item_embedding_source` against
- * `apl.item_embedding` — items with no embedding, whose source hash changed, or embedded by
- * another model — in batches of `embeddings.batch_size`, and stores each vector with the model
+ * `apl.item_embedding` — items with no embedding, whose source hash changed, embedded by
+ * another model or under another EMBEDDING_APPLY_VERSION — in batches of `embeddings.batch_size`, and stores each vector with the model
  * name and the source hash it was computed from, one fenced commit per batch. A batch the
  * provider fails on is those items' failure and the run goes on; a refused key, an unknown
  * model or URL fails the run at once.
@@ -27,9 +27,9 @@ import type { RakutenSettings } from "../settings.ts";
 import type { RakutenTables } from "../tables.ts";
 
 /**
- * The embedding step has no applier of its own to version: what decides re-embedding is the
- * source hash (see EMBEDDING_SOURCE_APPLY_VERSION) and the model name. It is only recorded in
- * every run's summary: bumping it re-embeds nothing (bump EMBEDDING_SOURCE_APPLY_VERSION for that).
+ * Stored with every vector: bump it when what is stored for a vector changes (how it is computed
+ * or written) and the next run re-embeds every item, as every other job's apply version re-applies.
+ * A change of the text recipe is EMBEDDING_SOURCE_APPLY_VERSION's.
  */
 export const EMBEDDING_APPLY_VERSION = 1;
 
@@ -40,6 +40,7 @@ interface EmbedTally {
   missing: number;
   source_changed: number;
   model_changed: number;
+  version_changed: number;
   embedded: number;
   failure_count: number;
   batches: number;
@@ -61,6 +62,7 @@ export async function runEmbedding(
     missing: 0,
     source_changed: 0,
     model_changed: 0,
+    version_changed: 0,
     embedded: 0,
     failure_count: 0,
     batches: 0,
@@ -74,7 +76,11 @@ export async function runEmbedding(
     while (seen < cap) {
       ctx.signal.throwIfAborted();
       const size = Math.min(provider.batchSize, cap - seen);
-      const page = await store.diffPage(after, size, provider.model, provider.dimensions);
+      const page = await store.diffPage(after, size, {
+        model: provider.model,
+        dimensions: provider.dimensions,
+        applyVersion: EMBEDDING_APPLY_VERSION,
+      });
       if (page.length === 0) break;
       after = page[page.length - 1]!.itemCode;
       seen += page.length;
@@ -119,6 +125,7 @@ async function embedBatch(
     model: provider.model,
     sourceHash: t.sourceHash,
     vector: vectors[i]!,
+    appliedVersion: EMBEDDING_APPLY_VERSION,
   }));
   tally.embedded += await ctx.commit((tx: Transaction<RakutenTables>) =>
     new EmbeddingStore(tx).upsertEmbeddings(rows, now),
