@@ -10,20 +10,13 @@ import {
   type StartedMercariFake,
   startMercariFakeServer,
 } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+import { fakeClientSettings } from "./client-support.ts";
 
 let fake: StartedMercariFake;
 
 function client(): MercariClient {
   return createMercariClient({
-    settings: {
-      baseUrl: fake.url,
-      requestsPerSecond: 0,
-      firstRunMaxPages: 100,
-      pagesPerRun: 3,
-      pageSize: 50,
-      requestTimeoutMs: 5000,
-      retryMaxAttempts: 2,
-    },
+    settings: fakeClientSettings(fake.url, { retryMaxAttempts: 2 }),
     logger: silentLogger(),
     retry: { sleep: async () => {} },
   });

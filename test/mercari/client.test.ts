@@ -18,21 +18,13 @@ import {
   startMercariFakeServer,
 } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
 import type { MercariSettings } from "../../src/pipelines/mercari/settings.ts";
+import { fakeClientSettings } from "./client-support.ts";
 
 const START = "2026-03-01T00:00:00.000Z";
 let fake: StartedMercariFake;
 
 function settings(over: Partial<MercariSettings> = {}): MercariSettings {
-  return {
-    baseUrl: fake.url,
-    requestsPerSecond: 0,
-    firstRunMaxPages: 100,
-    pagesPerRun: 3,
-    pageSize: 50,
-    requestTimeoutMs: 5000,
-    retryMaxAttempts: 3,
-    ...over,
-  };
+  return fakeClientSettings(fake.url, over);
 }
 
 function client(

@@ -42,34 +42,14 @@ describeEachDialect("tidemark mercari bad input", (h) => {
 
   it("product add and update: a value the schema refuses names its option", async () => {
     const { cli, id } = await setup();
+    const add = (...options: string[]) =>
+      cli("mercari", "product", "add", "--name", "x", "--keyword", "k", ...options);
     refused(
-      await cli(
-        "mercari",
-        "product",
-        "add",
-        "--name",
-        "x",
-        "--keyword",
-        "y",
-        "--max-price",
-        "200000000",
-      ),
+      await add("--max-price", "200000000"),
       /^tidemark: mercari product add options: --max-price: Too big.*\(got 200000000\)$/,
     );
     refused(
-      await cli(
-        "mercari",
-        "product",
-        "add",
-        "--name",
-        "x",
-        "--keyword",
-        "k",
-        "--min-price",
-        "9",
-        "--max-price",
-        "5",
-      ),
+      await add("--min-price", "9", "--max-price", "5"),
       /^tidemark: mercari product add options: --max-price: must be at least min_price \(9\)/,
     );
     refused(

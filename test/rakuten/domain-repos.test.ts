@@ -6,6 +6,7 @@ import { RakutenPolicy } from "../../src/pipelines/rakuten/repos/policy.ts";
 import { RankRepo } from "../../src/pipelines/rakuten/repos/rank-repo.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { itemDoc, openRakutenRuntime } from "./support/domain-runtime.ts";
+import { seedIsActive } from "./support/seed-is-active.ts";
 
 const meta = (now: string, runId = "r1"): ApplyMeta => ({
   runId,
@@ -112,44 +113,18 @@ describeEachDialect("rakuten domain repos", (h) => {
   it("is-active: only rows whose value changes are written, updated_at included", async () => {
     const { db, run, clock } = await openRakutenRuntime(h);
     const at = "2026-05-20T01:00:00.000Z";
-    const base = { content_hash: "h", created_at: at, updated_at: at };
-    await db
-      .insertInto("apl.genre")
-      .values({
-        rakuten_genre_id: 1,
-        genre_name: "g",
-        genre_level: 1,
-        parent_genre_id: null,
-        ...base,
-      })
-      .execute();
-    await db
-      .insertInto("apl.shop")
-      .values({
-        rakuten_shop_code: "s1",
-        shop_name: "s",
-        shop_url: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
     const item = (code: string, genre: number, shop: string, active: number) => ({
-      rakuten_item_code: code,
-      item_name: code,
-      rakuten_genre_id: genre,
-      rakuten_shop_code: shop,
-      is_active: active,
-      ...base,
+      code,
+      genre,
+      shop,
+      active,
     });
-    await db
-      .insertInto("apl.item")
-      .values([
-        item("s1:ok-already", 1, "s1", 1), // stays active: untouched
-        item("s1:becomes", 1, "s1", 0), // genre and shop known: activated
-        item("s1:no-genre", 2, "s1", 1), // genre unknown: deactivated
-        item("s2:no-shop", 1, "s2", 0), // shop unknown: stays inactive, untouched
-      ])
-      .execute();
+    await seedIsActive(db, at, [
+      item("s1:ok-already", 1, "s1", 1), // stays active: untouched
+      item("s1:becomes", 1, "s1", 0), // genre and shop known: activated
+      item("s1:no-genre", 2, "s1", 1), // genre unknown: deactivated
+      item("s2:no-shop", 1, "s2", 0), // shop unknown: stays inactive, untouched
+    ]);
     clock.set("2026-05-20T03:30:00.000Z");
     const dry = await run("rakuten.is-active", {}, { dryRun: true });
     expect(dry.summary).toMatchObject({ would_activate: 1, would_deactivate: 1 });

@@ -2,46 +2,19 @@
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openRakutenRuntime } from "./support/domain-runtime.ts";
+import { seedIsActive } from "./support/seed-is-active.ts";
 
 describeEachDialect("rakuten.is-active: --limit", (h) => {
   it("changes at most N items (lowest ids first); the dry run and the next run count the rest", async () => {
     const { db, run, clock } = await openRakutenRuntime(h);
-    const at = "2026-05-20T01:00:00.000Z";
-    const base = { content_hash: "h", created_at: at, updated_at: at };
-    await db
-      .insertInto("apl.shop")
-      .values({
-        rakuten_shop_code: "s1",
-        shop_name: "s",
-        shop_url: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    await db
-      .insertInto("apl.genre")
-      .values({
-        rakuten_genre_id: 1,
-        genre_name: "g",
-        genre_level: 1,
-        parent_genre_id: null,
-        ...base,
-      })
-      .execute();
     // Five items that all become active (genre and shop known).
-    await db
-      .insertInto("apl.item")
-      .values(
-        [1, 2, 3, 4, 5].map((n) => ({
-          rakuten_item_code: `s1:${n}`,
-          item_name: `item ${n}`,
-          rakuten_genre_id: 1,
-          rakuten_shop_code: "s1",
-          is_active: 0,
-          ...base,
-        })),
-      )
-      .execute();
+    const items = [1, 2, 3, 4, 5].map((n) => ({
+      code: `s1:${n}`,
+      genre: 1,
+      shop: "s1",
+      active: 0,
+    }));
+    await seedIsActive(db, "2026-05-20T01:00:00.000Z", items);
     clock.set("2026-05-20T03:30:00.000Z");
 
     const dry = await run("rakuten.is-active", {}, { dryRun: true, limit: 2 });
