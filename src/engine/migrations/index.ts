@@ -16,5 +16,6 @@ export const engineMigrations: MigrationScope = {
     "0010-run-request-retried": await import("./0010-run-request-retried.ts"),
     "0011-idempotency-keys": await import("./0011-idempotency-keys.ts"),
     "0012-run-params": await import("./0012-run-params.ts"),
+    "0013-ui-revoked-sessions": await import("./0013-ui-revoked-sessions.ts"),
   }),
 };
