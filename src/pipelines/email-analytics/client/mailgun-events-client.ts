@@ -128,6 +128,14 @@ async function* fetchEvents(
       const result = await pending;
       if (result.done || result.value.data.received === 0) return;
       const { data, index, attempts, done: last } = result.value;
+      eventCount += data.events.length;
+      const lastEvent = data.events.at(-1);
+      // Ascending order: once one event is newer than the fetch start, all that follow are too.
+      const windowEnded = last || data.droppedNewer > 0;
+      const budgetReached =
+        eventCount >= maxEvents &&
+        (lastEvent === undefined || lastEvent.timestamp.getTime() > beginMs);
+      const done = windowEnded || budgetReached;
       const page: EventsPage = {
         events: data.events,
         index,
@@ -135,15 +143,8 @@ async function* fetchEvents(
         droppedNewer: data.droppedNewer,
         droppedNoId: data.droppedNoId,
         attempts,
+        stoppedAtBudget: budgetReached && !windowEnded,
       };
-      eventCount += page.events.length;
-      const lastEvent = page.events.at(-1);
-      const done =
-        last ||
-        // Ascending order: once one event is newer than the fetch start, all that follow are too.
-        page.droppedNewer > 0 ||
-        (eventCount >= maxEvents &&
-          (lastEvent === undefined || lastEvent.timestamp.getTime() > beginMs));
       if (!done) {
         // The next page is fetched while the caller applies this one.
         pending = pages.next();

@@ -136,6 +136,11 @@ export interface EventsPage {
   droppedNoId: number;
   /** HTTP attempts this page took (1 = no retry). */
   attempts: number;
+  /**
+   * The fetch stops after this page because it has its `maxEvents`, not because the window
+   * ran out: more events may follow.
+   */
+  stoppedAtBudget: boolean;
 }
 
 /** The Events API as the fetch cycle sees it. */

@@ -78,6 +78,8 @@ export async function fetchEvents(
   let waitingMembers = new Set<string>();
   let lastAggregation = ctx.clock.now().getTime();
   let error: unknown;
+  // Read to the end of the window, as opposed to stopped by the budget with more to come.
+  let windowRead = true;
   let buffer: NormalizedEvent[] = [];
   /** Applies the buffered pages in one commit, then aggregates mid-fetch when due. */
   const flush = async () => {
@@ -108,6 +110,7 @@ export async function fetchEvents(
     });
     for await (const page of readAhead(pages, READ_AHEAD_PAGES)) {
       report.pages += 1;
+      windowRead = !page.stoppedAtBudget;
       for (const e of page.events) buffer.push(e);
       if (buffer.length >= APPLY_BATCH_EVENTS) await flush();
     }
@@ -133,7 +136,7 @@ export async function fetchEvents(
   await aggregatePending(run);
   report.events += eventCount;
   report.duration_ms = Math.round(ctx.clock.now().getTime() - startedAt.getTime());
-  await storeWatermark(run, data, report, window.maxEvents, error !== undefined);
+  await storeWatermark(run, data, report, window.maxEvents, windowRead, error !== undefined);
   data.running = false;
   if (error !== undefined) throw error;
   return eventCount;
@@ -186,12 +189,16 @@ async function applyPage(
  * Ghost's end-of-fetch rule: when events were read without error, fewer than maxEvents, and the
  * last one is over 2 s old, `finished_at` = that event (status finished) and the next fetch of
  * this run starts 1 s later; otherwise only the status is set (`failed` after an error).
+ * Unlike Ghost, a fetch that read its window to the end counts as complete even with maxEvents
+ * or more events: a crowd larger than the budget on one timestamp would otherwise be re-read
+ * from that timestamp by every restarted cycle, for ever.
  */
 async function storeWatermark(
   run: FetchRun,
   data: FetchData,
   report: PhaseReport,
   maxEvents: number,
+  windowRead: boolean,
   failed: boolean,
 ): Promise<void> {
   const { ctx } = run;
@@ -209,7 +216,7 @@ async function storeWatermark(
   if (
     !failed &&
     eventCount > 0 &&
-    eventCount < maxEvents &&
+    (eventCount < maxEvents || windowRead) &&
     last &&
     last.getTime() < now.getTime() - 2000
   ) {
