@@ -1,3 +1,4 @@
+import type { Transaction } from "kysely";
 import type { NormalizedEvent } from "../client/types.ts";
 import { addCounts, type EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
 import { recordLastFetch, setJobTimestamp, upsertJobRow } from "../repos/ghost-jobs-repo.ts";
@@ -40,6 +41,12 @@ export interface FetchWindow {
   includeOpened: boolean;
   /** Checked after every applied batch (the scheduled backfill's cancel). */
   canceled?: () => Promise<boolean>;
+  /**
+   * False once the range this fetch reads is no longer the one the row stands for (a backfill
+   * cancelled, maybe scheduled again): its position must not land on the row. Checked inside
+   * each commit that moves the row's `finished_at`.
+   */
+  ownsRow?: (tx: Transaction<EmailAnalyticsTables>) => Promise<boolean>;
 }
 
 /**
@@ -86,7 +93,7 @@ export async function fetchEvents(
     if (buffer.length === 0) return;
     const events = buffer;
     buffer = [];
-    const result = await applyPage(run, data, events, window.includeOpened);
+    const result = await applyPage(run, data, events, window);
     addCounts(report.counts, result.counts);
     for (const id of result.memberIds) waitingMembers.add(id);
     eventCount += events.length;
@@ -136,7 +143,7 @@ export async function fetchEvents(
   await aggregatePending(run);
   report.events += eventCount;
   report.duration_ms = Math.round(ctx.clock.now().getTime() - startedAt.getTime());
-  await storeWatermark(run, data, report, window.maxEvents, windowRead, error !== undefined);
+  await storeWatermark(run, data, report, window, windowRead, error !== undefined);
   data.running = false;
   if (error !== undefined) throw error;
   return eventCount;
@@ -150,7 +157,7 @@ async function applyPage(
   run: FetchRun,
   data: FetchData,
   events: readonly NormalizedEvent[],
-  includeOpened: boolean,
+  window: FetchWindow,
 ): Promise<EventProcessingResult> {
   const last = events.reduce(
     (max, e) => (e.timestamp.getTime() > max.getTime() ? e.timestamp : max),
@@ -160,13 +167,15 @@ async function applyPage(
   try {
     result = await run.ctx.commit<EmailAnalyticsTables, EventProcessingResult>(async (tx) => {
       const applied = await run.applier.apply(tx, events);
-      await markPending(tx, applied, includeOpened);
-      await upsertJobRow(
-        tx,
-        data.jobName,
-        { finished_at: last.toISOString() },
-        run.ctx.clock.now(),
-      );
+      await markPending(tx, applied, window.includeOpened);
+      if (!window.ownsRow || (await window.ownsRow(tx))) {
+        await upsertJobRow(
+          tx,
+          data.jobName,
+          { finished_at: last.toISOString() },
+          run.ctx.clock.now(),
+        );
+      }
       return applied;
     });
   } catch (err) {
@@ -197,11 +206,12 @@ async function storeWatermark(
   run: FetchRun,
   data: FetchData,
   report: PhaseReport,
-  maxEvents: number,
+  window: FetchWindow,
   windowRead: boolean,
   failed: boolean,
 ): Promise<void> {
   const { ctx } = run;
+  const { maxEvents, ownsRow } = window;
   const now = ctx.clock.now();
   const last = data.lastEventTimestamp;
   const eventCount = report.events;
@@ -213,26 +223,33 @@ async function storeWatermark(
     counts: report.counts,
     ...(failed ? { failed: true } : {}),
   };
-  if (
+  const complete =
     !failed &&
     eventCount > 0 &&
     (eventCount < maxEvents || windowRead) &&
-    last &&
-    last.getTime() < now.getTime() - 2000
-  ) {
-    await ctx.commit<EmailAnalyticsTables, void>(async (tx) => {
-      await setJobTimestamp(tx, data.jobName, "finished", last, now);
-      await recordLastFetch(tx, data.jobName, figures, {}, now);
-    });
-    data.lastEventTimestamp = new Date(last.getTime() + 1000);
-    return;
-  }
+    last !== undefined &&
+    last.getTime() < now.getTime() - 2000;
   if (eventCount === 0 && !failed) {
     ctx.logger.info({ job_row: data.jobName }, "[EmailAnalytics] No new events found");
   }
-  await ctx.commit<EmailAnalyticsTables, void>((tx) =>
-    recordLastFetch(tx, data.jobName, figures, { status: failed ? "failed" : "finished" }, now),
-  );
+  const outcome = await ctx.commit<EmailAnalyticsTables, "owned" | "lost">(async (tx) => {
+    if (ownsRow && !(await ownsRow(tx))) {
+      // Cancelled (maybe scheduled again): this range's position means nothing to the row.
+      await recordLastFetch(tx, data.jobName, figures, {}, now);
+      return "lost";
+    }
+    if (complete) await setJobTimestamp(tx, data.jobName, "finished", last, now);
+    await recordLastFetch(
+      tx,
+      data.jobName,
+      figures,
+      complete ? {} : { status: failed ? "failed" : "finished" },
+      now,
+    );
+    return "owned";
+  });
+  if (outcome === "lost") data.lastEventTimestamp = undefined;
+  else if (complete) data.lastEventTimestamp = new Date(last.getTime() + 1000);
 }
 
 /** A report for a phase about to run. */

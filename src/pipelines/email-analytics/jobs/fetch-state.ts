@@ -30,6 +30,8 @@ export interface FetchData {
   lastEventTimestamp?: Date;
   /** The `begin` of the last fetch. */
   lastBegin?: Date;
+  /** The scheduled phase only: the backfill range (`begin/end`) `lastEventTimestamp` belongs to. */
+  range?: string;
   running: boolean;
 }
 

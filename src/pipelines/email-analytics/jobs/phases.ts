@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { ALL_EVENTS, NON_OPENED_EVENTS, OPENED_EVENTS } from "../client/types.ts";
 import {
   clearSchedule,
@@ -203,6 +203,12 @@ export function fetchScheduled(run: FetchRun, cycle: number, maxEvents: number):
       return 0;
     }
     const data = run.data.scheduled;
+    // What this run remembers belongs to the range it read; a range scheduled since starts over.
+    const key = `${range.begin}/${range.end}`;
+    if (data.range !== key) {
+      data.range = key;
+      data.lastEventTimestamp = undefined;
+    }
     const stored = row?.finished_at ? new Date(row.finished_at) : undefined;
     const last = data.lastEventTimestamp ?? stored;
     let begin = new Date(range.begin);
@@ -212,8 +218,8 @@ export function fetchScheduled(run: FetchRun, cycle: number, maxEvents: number):
       await endSchedule(run);
       return 0;
     }
-    const stillScheduled = async () => {
-      const now = scheduledRange(await getJobRow(run.db, JOB_ROWS.scheduled));
+    const stillScheduled = async (db: Kysely<EmailAnalyticsTables> = run.db) => {
+      const now = scheduledRange(await getJobRow(db, JOB_ROWS.scheduled));
       return now?.begin === range.begin && now.end === range.end;
     };
     const count = await fetchEvents(
@@ -226,6 +232,7 @@ export function fetchScheduled(run: FetchRun, cycle: number, maxEvents: number):
         events: ALL_EVENTS,
         includeOpened: true,
         canceled: async () => !(await stillScheduled()),
+        ownsRow: (tx) => stillScheduled(tx),
       },
       report,
     );
