@@ -9,6 +9,7 @@ import { type EmailAnalyticsSettings, mailgunCredentials } from "../settings.ts"
 import type { EmailAnalyticsTables } from "../tables.ts";
 import { aggregatePending } from "./aggregate-pending.ts";
 import { runCycle } from "./cycle.ts";
+import { describeFetchFailure } from "./describe-failure.ts";
 import { type FetchRun, newFetchData, newTotals, type PhaseReport } from "./fetch-state.ts";
 
 /** Phase reports kept in a run's summary (the latest ones). */
@@ -96,7 +97,7 @@ export async function runCycles(run: FetchRun, maxEvents: number): Promise<JobRe
     }
   } catch (err) {
     if (ctx.signal.aborted || (err instanceof Error && err.name === "LeaseLostError")) throw err;
-    failure = err instanceof Error ? err.message : String(err);
+    failure = describeFetchFailure(err, ctx.settings);
     // The failing cycle never returned its count, yet its pages before the error were applied.
     events = run.phases.reduce((n, p) => n + p.events, 0);
   }
@@ -132,7 +133,7 @@ export async function runCycles(run: FetchRun, maxEvents: number): Promise<JobRe
     `[EmailAnalytics] Fetch finished: ${events} events in ${durationMs} ms`,
   );
   if (failure !== undefined) {
-    return { status: "failed", summary, message: `Mailgun fetch failed: ${failure}` };
+    return { status: "failed", summary, message: failure };
   }
   return { summary };
 }
