@@ -272,6 +272,26 @@ describe("fake Mailgun Events API", () => {
     ).toBe(true);
   });
 
+  it("makes a campaign's late events late against their own time, as Mailgun does", async () => {
+    const sentAt = T0 - 86400;
+    const q = `begin=${sentAt - 10}&end=${sentAt + 10 * 86400}&ascending=yes&limit=300`;
+    const sample = sampleNewsletter({
+      members: 50,
+      emails: 1,
+      recipientsPerEmail: 50,
+      firstSentAt: new Date(sentAt * 1000),
+    });
+    // Just after the send: nothing is visible yet, every event being 2-20 minutes late.
+    const fresh = await fake({ clock: new ManualClock(new Date((sentAt + 30) * 1000)) });
+    fresh.generateCampaign({ emails: sample.campaign, lateFraction: 1 });
+    expect((await all(fresh, q)).items).toEqual([]);
+    // A campaign generated days after it happened: its late events have long arrived, so a
+    // backfill of those days reads every one (none turns up after the backfill has passed it).
+    const old = await fake({ clock: new ManualClock(new Date((sentAt + 10 * 86400) * 1000)) });
+    const s = old.generateCampaign({ emails: sample.campaign, lateFraction: 1 });
+    expect((await all(old, q)).items).toHaveLength(s.events);
+  });
+
   it("generates repeat opens up to a target and collisions on whole-second timestamps", async () => {
     const f = await fake();
     const sample = sampleNewsletter({

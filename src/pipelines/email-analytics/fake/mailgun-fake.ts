@@ -190,7 +190,7 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
       for (const input of inputs) addEvent(input);
     },
     generateCampaign(campaign) {
-      return generateCampaign(campaign, { store, now: now(), defaultTags });
+      return generateCampaign(campaign, { store, defaultTags });
     },
     failNext(status, count = 1, retryAfterSeconds = 1) {
       const headers: Record<string, string> =
