@@ -1,5 +1,7 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import { isoTimestamp } from "../context/clock.ts";
+import type { LeaseStore } from "../leases/lease-store.ts";
+import { isGoneHere, parseOwner } from "../leases/process-owner.ts";
 import { RunRepo } from "../runs/run-repo.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { RunRequestRepo } from "./run-request-repo.ts";
@@ -9,10 +11,12 @@ import { RunRequestRepo } from "./run-request-repo.ts";
  * (a worker ran it but died before acknowledging the message), or it is running under a live
  * lease (a redelivery while it runs). Two exceptions run the job again under a fresh id: a run
  * a worker's stop interrupted, and a run abandoned because its worker died mid-run (once: a
- * request is re-run at most once for that).
+ * request is re-run at most once for that). A worker that died on this machine is known dead at
+ * once (its pid is gone), so its run counts as abandoned before its lease expires: a lease TTL
+ * longer than the message's hold must not turn the redelivery into a dropped request.
  */
 export async function alreadyHandled(
-  runtime: Pick<Runtime, "db" | "clock" | "events">,
+  runtime: Pick<Runtime, "db" | "clock" | "events" | "leases">,
   runId: string,
   logger: Logger,
 ): Promise<boolean> {
@@ -23,6 +27,7 @@ export async function alreadyHandled(
   if (run.status === "running") {
     // A dead worker's run is still `running` until a sweep sees its lease expired.
     await runs.markAbandoned(now);
+    if (run.leaseKey) await markIfHolderDied(runs, runtime.leases, run.leaseKey, runId, now);
     run = (await runs.get(runId)) ?? run;
   }
   const requests = new RunRequestRepo(runtime.db);
@@ -44,6 +49,20 @@ export async function alreadyHandled(
       : "duplicate delivery of a request whose run already ran: acknowledged, not run again",
   );
   return true;
+}
+
+/** Marks the run abandoned when it still holds its lease but its process is gone from here. */
+async function markIfHolderDied(
+  runs: RunRepo,
+  leases: LeaseStore,
+  leaseKey: string,
+  runId: string,
+  now: string,
+): Promise<void> {
+  const lease = await leases.get(leaseKey);
+  const owner = parseOwner(lease?.owner);
+  if (lease?.holder !== runId || !owner || !isGoneHere(owner)) return;
+  await runs.markDead(runId, now, `process died: pid ${owner.pid} on ${owner.host} is gone`);
 }
 
 /** Notes that a worker's stop interrupted the request's run. */

@@ -1,9 +1,12 @@
+import { spawnSync } from "node:child_process";
 import { expect, it } from "vitest";
 import { typed } from "../../infra/db/open-database.ts";
 import { type DialectHarness, describeEachDialect } from "../../testing/dialects.ts";
 import { openEchoJobQueue } from "../../testing/echo-job-queue.ts";
 import type { EngineTables } from "../engine-tables.ts";
 import { UsageError } from "../errors.ts";
+import { LeaseStore } from "../leases/lease-store.ts";
+import { thisProcess } from "../leases/process-owner.ts";
 import type { Queue } from "../queue/queue.ts";
 import { executeRun } from "../runs/job-runner.ts";
 import { RunRepo } from "../runs/run-repo.ts";
@@ -264,5 +267,25 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
     // Delivered yet again (the rerun's acknowledgement was lost too): not a third run.
     await redeliverAndSettle(queue, queued.runId);
     expect(await runs.list({ jobName: "j" })).toHaveLength(2);
+  });
+
+  it("a redelivery whose run's worker died on this machine runs again, though its lease has not expired", async () => {
+    const { rt, queue, job } = await setup(h);
+    const queued = await requestRun(rt, queue, { job, requestedBy: API_REQUESTER });
+    const runs = new RunRepo(rt.db);
+    // A worker of this machine started the run and was SIGKILLed: its lease (a long TTL) is
+    // still unexpired, but its process is gone.
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const theirs = new LeaseStore(rt.db, rt.clock, { owner: { ...thisProcess(), pid: dead } });
+    expect(await theirs.tryAcquire("job:j", queued.runId, 3_600_000)).toBeDefined();
+    await startedElsewhere(runs, queued.runId);
+    await work(rt, queue);
+    const rerun = await until(async () => {
+      const all = await runs.list({ jobName: "j" });
+      return all.find((r) => r.runId !== queued.runId && r.finishedAt);
+    });
+    expect(rerun.status).toBe("succeeded");
+    expect(await runs.get(queued.runId)).toMatchObject({ status: "abandoned" });
+    expect((await runs.get(queued.runId))?.error).toMatch(/process died/);
   });
 });
