@@ -26,11 +26,19 @@ function gatedPipeline() {
   const job = defineJobType({
     name: "fence.gated",
     description: "waits at a gate, then commits",
-    params: z.object({ note: z.string() }).strict(),
+    params: z.object({ note: z.string(), swallow: z.boolean().optional() }).strict(),
     example: { note: "x" },
     async run(ctx, params) {
       reachedGate();
       await gate;
+      if (params.swallow) {
+        // A job that counts a failed commit as a failed batch and carries on.
+        try {
+          await ctx.commit(async () => undefined);
+        } catch {
+          return { summary: { failed_batches: 1 } };
+        }
+      }
       await ctx.commit(async (tx: Transaction<TestPipelineTables>) => {
         await tx
           .insertInto("lab.note")
@@ -50,14 +58,14 @@ function gatedPipeline() {
 }
 
 /** Run A of job `a` (lease TTL 60 s), stopped at its gate before it commits. */
-async function startGatedRun(h: DialectHarness) {
+async function startGatedRun(h: DialectHarness, swallow = false) {
   const clock = new ManualClock("2026-05-01T00:00:00.000Z");
   const { registry, release, atGate } = gatedPipeline();
   const rt = await openTestRuntime(h, { clock, registry });
   const running = executeRun(rt, {
     jobName: "a",
     jobType: "fence.gated",
-    params: { note: "from A" },
+    params: { note: "from A", ...(swallow ? { swallow } : {}) },
     leaseTtlMs: 60_000,
   });
   await atGate;
@@ -82,6 +90,17 @@ describeEachDialect("fenced commits", (h) => {
     expect(notes).toEqual([]);
     expect((await new RunRepo(rt.db).get(report.runId))?.status).toBe("abandoned");
     expect((await rt.leases.get("job:a"))?.holder).toBe("run-b");
+  });
+
+  it("a run whose job swallowed the lost-lease error still ends abandoned, not succeeded", async () => {
+    const { clock, rt, release, running } = await startGatedRun(h, true);
+    clock.advance(61_000);
+    expect(await rt.leases.tryAcquire("job:a", "run-b", 60_000)).toBeDefined();
+    release();
+    const report = await running;
+    expect(report.status).toBe("abandoned");
+    expect(report.error).toMatch(/^lease lost: job:a/);
+    expect((await new RunRepo(rt.db).get(report.runId))?.status).toBe("abandoned");
   });
 
   it("a run that still holds its lease commits, and the commit renews it", async () => {

@@ -198,6 +198,10 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       logger,
       progress: request.progress ?? false,
       recorder,
+      onLeaseLost: (err) => {
+        leaseLost = true;
+        abort.abort(err);
+      },
     });
     logger.info({ type: jobType.name, dry_run: dryRun, limit: request.limit }, "run started");
     result = await jobType.run(ctx, params);

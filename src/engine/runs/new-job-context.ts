@@ -1,3 +1,4 @@
+import { LeaseLostError } from "../../infra/errors.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { createProgress, silentProgress } from "../../infra/logging/progress.ts";
 import { utcDayStart } from "../context/clock.ts";
@@ -23,6 +24,8 @@ export interface RunFacts {
   progress: boolean;
   /** Stores the run's progress in its row (the dashboard shows it); absent: not stored. */
   recorder?: RunProgressRecorder;
+  /** Told when a commit found the lease lost, even if the job then catches the error. */
+  onLeaseLost?: (err: LeaseLostError) => void;
 }
 
 /** The context a job type's run() receives: the engine's services, its settings, its fence. */
@@ -48,7 +51,15 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
       ? runtime.registry.settingsFor(runtime.config, pipeline, runtime.environ)
       : undefined,
     environ: runtime.environ,
-    commit: (effect) => runtime.leases.fencedCommit(run.lease, run.leaseTtlMs, effect),
+    commit: async (effect) => {
+      try {
+        return await runtime.leases.fencedCommit(run.lease, run.leaseTtlMs, effect);
+      } catch (err) {
+        // The runner must know even when the job counts this as one failed batch and goes on.
+        if (err instanceof LeaseLostError) run.onLeaseLost?.(err);
+        throw err;
+      }
+    },
     progress: (label, total) => {
       const bar = run.progress ? createProgress(label, total) : silentProgress();
       return run.recorder ? run.recorder.reporter(label, total, bar) : bar;
