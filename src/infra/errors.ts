@@ -56,10 +56,11 @@ export class AlreadyRunningError extends TidemarkError {
  */
 export class LeaseLostError extends TidemarkError {
   constructor(
-    readonly key: string,
+    // Not `key`: logs redact a field by that name as a secret, and this one names the lease.
+    readonly leaseKey: string,
     readonly holder: string,
   ) {
-    super(`lease lost: ${key} is no longer held by ${holder}; nothing was committed`, 1);
+    super(`lease lost: ${leaseKey} is no longer held by ${holder}; nothing was committed`, 1);
   }
 }
 

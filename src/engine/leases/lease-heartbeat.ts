@@ -25,11 +25,11 @@ export function startHeartbeat(options: {
           if (!ok && !stopped) {
             stopped = true;
             clearInterval(timer);
-            logger.error({ key, holder }, "lease lost; aborting");
+            logger.error({ lease: key, holder }, "lease lost; aborting");
             onLost();
           }
         },
-        (err: unknown) => logger.warn({ err, key }, "lease renewal failed; will retry"),
+        (err: unknown) => logger.warn({ err, lease: key }, "lease renewal failed; will retry"),
       );
     },
     Math.max(50, Math.floor(ttlMs / 3)),
