@@ -64,6 +64,16 @@ export class LeaseLostError extends TidemarkError {
   }
 }
 
+/**
+ * A run request's delivery found its promised run id taken by another delivery of the same
+ * request that got there first: nothing ran, and the delivery is acknowledged.
+ */
+export class DuplicateDeliveryError extends TidemarkError {
+  constructor(readonly runId: string) {
+    super(`run ${runId} was already started by another delivery of its request`, 1);
+  }
+}
+
 /** A job ran and failed; the run is recorded with status `failed`. */
 export class JobFailedError extends TidemarkError {
   constructor(message: string, options?: ErrorOptions) {

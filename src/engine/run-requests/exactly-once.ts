@@ -6,8 +6,11 @@ import { RunRepo } from "../runs/run-repo.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { RunRequestRepo } from "./run-request-repo.ts";
 
+/** A delivery's fate: its run is new, is to run again under a fresh id, or was handled. */
+export type DeliveryVerdict = "first" | "again" | "handled";
+
 /**
- * True when the request's run already exists, so this delivery must not run it again: it ended
+ * "handled" when the request's run already exists, so this delivery must not run it again: it ended
  * (a worker ran it but died before acknowledging the message), or it is running under a live
  * lease (a redelivery while it runs). Two exceptions run the job again under a fresh id: a run
  * a worker's stop interrupted, and a run abandoned because its worker died mid-run (once: a
@@ -19,10 +22,10 @@ export async function alreadyHandled(
   runtime: Pick<Runtime, "db" | "clock" | "events" | "leases">,
   runId: string,
   logger: Logger,
-): Promise<boolean> {
+): Promise<DeliveryVerdict> {
   const runs = new RunRepo(runtime.db, runtime.events);
   let run = await runs.get(runId);
-  if (!run) return false;
+  if (!run) return "first";
   const now = isoTimestamp(runtime.clock.now());
   if (run.status === "running") {
     // A dead worker's run is still `running` until a sweep sees its lease expired.
@@ -33,14 +36,14 @@ export async function alreadyHandled(
   const requests = new RunRequestRepo(runtime.db);
   if (run.status !== "running" && (await requests.takeInterrupted(runId))) {
     logger.info({ run_id: runId }, "redelivered request of an interrupted run: running it again");
-    return false;
+    return "again";
   }
   if (run.status === "abandoned" && (await requests.takeRetry(runId, now))) {
     logger.warn(
       { run_id: runId, error: run.error },
       "redelivered request of an abandoned run (its worker died mid-run): running it again",
     );
-    return false;
+    return "again";
   }
   logger.warn(
     { run_id: runId, status: run.status },
@@ -48,7 +51,7 @@ export async function alreadyHandled(
       ? "duplicate delivery of a request whose run is running: dropped"
       : "duplicate delivery of a request whose run already ran: acknowledged, not run again",
   );
-  return true;
+  return "handled";
 }
 
 /** Marks the run abandoned when it still holds its lease but its process is gone from here. */

@@ -1,4 +1,4 @@
-import { AlreadyRunningError, TidemarkError } from "../errors.ts";
+import { AlreadyRunningError, DuplicateDeliveryError, TidemarkError } from "../errors.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import { defineQueueHandler } from "../queue/queue-handler-definition.ts";
 import { killAfterRunIfAsked } from "./crash-hook.ts";
@@ -34,13 +34,18 @@ export const runRequestHandler = defineQueueHandler({
       import("./exactly-once.ts"),
     ]);
     // Delivery is at least once; execution is exactly once, keyed by the promised run id.
-    if (payload.runId && (await alreadyHandled(ctx.runtime, payload.runId, ctx.logger))) return;
+    const verdict = payload.runId
+      ? await alreadyHandled(ctx.runtime, payload.runId, ctx.logger)
+      : "first";
+    if (verdict === "handled") return;
     try {
       const report = await runStoredJob(ctx.runtime, payload.job, {
         dryRun: payload.dryRun,
         limit: payload.limit ?? undefined,
         signal: ctx.signal,
         runId: payload.runId,
+        // A first delivery runs under its promised id or not at all (a racing duplicate won).
+        exactRunId: verdict === "first",
       });
       killAfterRunIfAsked();
       if (ctx.signal.aborted && payload.runId) {
@@ -59,6 +64,13 @@ export const runRequestHandler = defineQueueHandler({
         "queued run finished",
       );
     } catch (err) {
+      if (err instanceof DuplicateDeliveryError) {
+        ctx.logger.warn(
+          { job: payload.job, run_id: payload.runId },
+          "duplicate delivery of a request another worker is starting: acknowledged, not run",
+        );
+        return;
+      }
       if (err instanceof AlreadyRunningError && payload.requestedBy === SCHEDULER_REQUESTER) {
         ctx.logger.warn({ job: payload.job }, "scheduled run skipped: the job is already running");
         return;

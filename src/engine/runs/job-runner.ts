@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactText } from "../../infra/logging/redact.ts";
@@ -5,6 +6,7 @@ import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
 import type { RunStatus } from "../engine-tables.ts";
 import {
   AlreadyRunningError,
+  DuplicateDeliveryError,
   describeError,
   ExitCode,
   LeaseLostError,
@@ -45,6 +47,12 @@ export interface RunRequest {
    * the run gets a fresh id.
    */
   runId?: string;
+  /**
+   * The first delivery of a run request: the run must take `runId` itself. When another
+   * delivery of the same request recorded that id first (they raced), nothing runs and
+   * DuplicateDeliveryError is thrown, instead of running again under a fresh id.
+   */
+  exactRunId?: boolean;
 }
 
 /** The outcome of one run, as printed by the CLI: the ended-run event plus the summary. */
@@ -74,12 +82,26 @@ async function chooseRunId(
     );
   }
   if (!(await runs.get(wanted))) return wanted;
+  if (request.exactRunId) throw new DuplicateDeliveryError(wanted);
   const fresh = newRunId(prefix, jobStartAt);
   runtime.logger.warn(
     { job: request.jobName, requested: wanted, run_id: fresh },
     "run id already used; using a new one",
   );
   return fresh;
+}
+
+/**
+ * Claims a requested run id for one delivery until its run's row exists, so two deliveries of
+ * one request handled at the same moment cannot both start it (the job lease alone cannot
+ * tell them apart: both would hold it as the same run id). Taken: DuplicateDeliveryError.
+ */
+async function claimRunId(runtime: Runtime, runId: string | undefined, ttlMs: number) {
+  if (runId === undefined) return undefined;
+  const key = `run-id:${runId}`;
+  const claim = await runtime.leases.tryAcquire(key, `delivery:${randomUUID()}`, ttlMs);
+  if (!claim) throw new DuplicateDeliveryError(runId);
+  return claim;
 }
 
 /** Marks the run whose dead process held the lease we took over as abandoned. */
@@ -141,13 +163,39 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
 
   const jobStartAt = truncateToSeconds(startedAt);
   const prefix = jobType.runIdPrefix?.(request.jobName, params) ?? request.jobName;
-  const runId = await chooseRunId(runs, request, prefix, jobStartAt, runtime);
-  const leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
   const ttl = request.leaseTtlMs ?? runtime.config.runs.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
-  if (!lease) {
-    const holder = (await runtime.leases.get(leaseKey))?.holder;
-    throw new AlreadyRunningError(`job ${request.jobName}`, holder);
+  const claim = request.exactRunId ? await claimRunId(runtime, request.runId, ttl) : undefined;
+  const dryRun = request.dryRun ?? false;
+  let lease: Lease | undefined;
+  let runId: string;
+  let leaseKey: string;
+  try {
+    runId = await chooseRunId(runs, request, prefix, jobStartAt, runtime);
+    leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
+    lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
+    if (!lease) {
+      const holder = (await runtime.leases.get(leaseKey))?.holder;
+      throw new AlreadyRunningError(`job ${request.jobName}`, holder);
+    }
+    try {
+      await runs.insertStarted({
+        runId,
+        jobName: request.jobName,
+        jobType: jobType.name,
+        startedAt: isoTimestamp(startedAt),
+        dryRun,
+        leaseKey,
+        host: hostname(),
+        pid: process.pid,
+        params: params as Record<string, unknown>,
+      });
+    } catch (err) {
+      await runtime.leases.release(leaseKey, runId);
+      throw err;
+    }
+  } finally {
+    // Held until the run's row exists: from then on the row itself tells a racing delivery.
+    if (claim) await runtime.leases.release(claim.key, claim.holder);
   }
 
   const logger = runtime.logger.child({ job: request.jobName, run_id: runId });
@@ -168,23 +216,11 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     },
   });
 
-  const dryRun = request.dryRun ?? false;
   let result: JobResult | undefined;
   let error: string | null = null;
   let configFailure = false;
   const recorder = new RunProgressRecorder(runs, runId, runtime.clock, logger);
   try {
-    await runs.insertStarted({
-      runId,
-      jobName: request.jobName,
-      jobType: jobType.name,
-      startedAt: isoTimestamp(startedAt),
-      dryRun,
-      leaseKey,
-      host: hostname(),
-      pid: process.pid,
-      params: params as Record<string, unknown>,
-    });
     const ctx = newJobContext(runtime, {
       jobName: request.jobName,
       jobType,
