@@ -1,5 +1,8 @@
+import { onTestFinished } from "vitest";
+import type { Clock } from "../../src/engine/context/clock.ts";
 import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
+import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
 import { createApp } from "../../src/server/app.ts";
@@ -53,4 +56,70 @@ export async function openUi(runtime: Runtime, options: { queue?: Queue } = {}) 
       }),
     );
   return { app, get, post };
+}
+
+/**
+ * The app in-process with authentication on (`tokens` as `api_tokens`), as `tidemark serve`
+ * builds it; sign in with `signInAs`.
+ */
+export function appWithTokens(runtime: Runtime, tokens: readonly string[]) {
+  return createApp(
+    {
+      runtime,
+      queue: undefined,
+      metrics: new TidemarkMetrics(),
+      apiTokens: tokens,
+      requestRun: () => Promise.reject(new Error("not in this test")),
+      findRequestedRun: async () => undefined,
+    },
+    silentLogger(),
+  );
+}
+
+/** The cookies a response sets, as a Cookie header. */
+export function cookiesOf(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
+}
+
+/** What `@hono/node-server` passes a request from `address`: its socket, as getConnInfo reads it. */
+export function fromAddress(address: string) {
+  return { incoming: { socket: { remoteAddress: address, remotePort: 50000 } } };
+}
+
+type UiAppLike = ReturnType<typeof appWithTokens>;
+
+/**
+ * Opens the sign-in form and sends it with `token` from the client at `address`, as a browser
+ * does. The answer, and the session cookie when it signed in ("" otherwise).
+ */
+export async function signInAs(app: UiAppLike, token: string, address = "192.0.2.10") {
+  const env = fromAddress(address);
+  const form = await app.request("/ui/sign-in", {}, env);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const res = await app.request(
+    "/ui/sign-in",
+    {
+      method: "POST",
+      headers: { cookie: cookiesOf(form), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: csrf, token, next: "/ui" }).toString(),
+    },
+    env,
+  );
+  const session = /tidemark_session=[^;]+/.exec(res.headers.getSetCookie().join("\n"));
+  return { res, session: session && !session[0].endsWith("=") ? session[0] : "" };
+}
+
+/** A second process's runtime on the same database (what a second `tidemark serve` opens). */
+export async function secondRuntime(first: Runtime, clock?: Clock): Promise<Runtime> {
+  const runtime = await openRuntime({
+    config: first.config,
+    registry: first.registry,
+    logger: silentLogger(),
+    clock,
+  });
+  onTestFinished(() => runtime.close());
+  return runtime;
 }

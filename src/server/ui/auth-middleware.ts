@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
 import type { CookieOptions } from "hono/utils/cookie";
 import { safeNext } from "./format.ts";
 import { uiError } from "./pages/error-page.ts";
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionKeys } from "./session.ts";
+import type { RevokedSessions } from "./revoked-sessions.ts";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Session, type SessionKeys } from "./session.ts";
 import type { UiContext, UiEnv } from "./ui-env.ts";
 
 /** Cookie of the sign-in form's CSRF nonce (before there is a session). */
@@ -47,9 +49,39 @@ export function cookieOptions(c: UiContext, maxAge: number): CookieOptions {
   return { httpOnly: true, sameSite: "Strict", path: "/ui", maxAge, secure };
 }
 
+/** Now in epoch seconds, the time sessions are issued, checked and revoked by (the wall clock). */
+export function sessionNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/**
+ * The browser's session when its cookie verifies and it was not signed out. With authentication
+ * on, a session is only valid if the database says it was not revoked; when that cannot be asked,
+ * the request fails (503) rather than pass as signed in.
+ */
+export async function currentSession(
+  c: UiContext,
+  keys: SessionKeys,
+  revoked: RevokedSessions,
+): Promise<Session | undefined> {
+  const session = keys.verify(getCookie(c, SESSION_COOKIE), sessionNow());
+  // Without authentication there is nothing to protect, and nothing is ever revoked.
+  if (!session || keys.tokens === undefined) return session;
+  let isRevoked: boolean;
+  try {
+    isRevoked = await revoked.isRevoked(session);
+  } catch (cause) {
+    throw new HTTPException(503, {
+      message: "Your session could not be checked (the database did not answer): try again.",
+      cause,
+    });
+  }
+  return isRevoked ? undefined : session;
+}
+
 /** Signs the browser in: a fresh signed session cookie. */
 export function startSession(c: UiContext, keys: SessionKeys, tokenId: string): void {
-  const now = Math.floor(Date.now() / 1000);
+  const now = sessionNow();
   setCookie(c, SESSION_COOKIE, keys.issue(tokenId, now), cookieOptions(c, SESSION_TTL_SECONDS));
 }
 
@@ -79,16 +111,20 @@ export async function sentCsrf(c: UiContext): Promise<string | undefined> {
 }
 
 /**
- * Every dashboard request but the public ones needs a valid session: pages redirect to the
- * sign-in form, fragments answer 401. Every request that may change something (any method but
- * GET/HEAD) needs the session's CSRF token, or is answered 403. With authentication off there
- * is no sign-in: a browser gets an anonymous session (still needed for CSRF).
+ * Every dashboard request but the public ones needs a valid session, one not signed out (see
+ * currentSession): pages redirect to the sign-in form, fragments answer 401. Every request that
+ * may change something (any method but GET/HEAD) needs the session's CSRF token, or is answered
+ * 403. With authentication off there is no sign-in: a browser gets an anonymous session (still
+ * needed for CSRF).
  */
-export function requireSession(keys: SessionKeys): MiddlewareHandler<UiEnv> {
+export function requireSession(
+  keys: SessionKeys,
+  revoked: RevokedSessions,
+): MiddlewareHandler<UiEnv> {
   return async (c, next) => {
     if (isPublic(c.req.path)) return next();
-    const now = Math.floor(Date.now() / 1000);
-    let session = keys.verify(getCookie(c, SESSION_COOKIE), now);
+    const now = sessionNow();
+    let session = await currentSession(c, keys, revoked);
     if (!session && keys.tokens === undefined && c.req.method === "GET") {
       const value = keys.issue("anonymous", now);
       setCookie(c, SESSION_COOKIE, value, cookieOptions(c, SESSION_TTL_SECONDS));

@@ -12,7 +12,9 @@ import { registerQueue } from "./pages/queue.ts";
 import { registerRun } from "./pages/run.ts";
 import { registerRuns } from "./pages/runs.ts";
 import { registerSignIn } from "./pages/sign-in.ts";
+import { RevokedSessions } from "./revoked-sessions.ts";
 import { SessionKeys } from "./session.ts";
+import { SignInThrottle } from "./sign-in-throttle.ts";
 import type { UiEnv } from "./ui-env.ts";
 
 /** Scripts only from /ui/assets; no inline script, no framing, nothing sent elsewhere. */
@@ -37,10 +39,13 @@ export function isUiPath(path: string): boolean {
 /**
  * The dashboard under `/ui`: server-rendered pages (hono/html) with htmx for live parts and
  * uPlot for charts, both served from the package. Sessions come from the API tokens
- * (`apiTokens`; undefined = authentication off).
+ * (`apiTokens`; undefined = authentication off); sign-outs and failed sign-ins are kept in the
+ * database, so every `serve` process on it honours them.
  */
 export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEnv> {
   const keys = new SessionKeys(services.apiTokens);
+  const revoked = new RevokedSessions(services.runtime.db);
+  const throttle = new SignInThrottle(services.runtime.db, services.runtime.clock);
   const panels = services.runtime.registry.pipelines
     .filter((p) => p.panel)
     .map((p) => ({ name: p.name, title: p.panel!.title }));
@@ -50,7 +55,7 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
 
   const app = new Hono<UiEnv>();
   // Mounted at the root beside the API: every middleware here passes other paths through.
-  const session = requireSession(keys);
+  const session = requireSession(keys, revoked);
   app.use("*", async (c, next) => {
     if (!isUiPath(c.req.path)) return next();
     await next();
@@ -67,7 +72,7 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
     return c.redirect(path.replace(/\/+$/, "") + new URL(c.req.url).search, 301);
   });
   app.use("*", (c, next) => (isUiPath(c.req.path) ? session(c, next) : next()));
-  registerSignIn(app, keys);
+  registerSignIn(app, keys, { revoked, throttle });
   registerOverview(app, services, page);
   registerRuns(app, services, page);
   registerRun(app, services, page);

@@ -26,6 +26,7 @@ const HEADINGS: Partial<Record<number, string>> = {
   403: "Refused",
   404: "Not found",
   409: "Not possible now",
+  503: "Not available now",
 };
 
 /** The page's title and body for an error; internal errors keep their message to the log. */

@@ -1,10 +1,27 @@
 import { getCookie } from "hono/cookie";
 import { html } from "hono/html";
-import { endSession, SIGNIN_COOKIE, signInNonce, startSession } from "../auth-middleware.ts";
+import { HTTPException } from "hono/http-exception";
+import {
+  currentSession,
+  endSession,
+  SIGNIN_COOKIE,
+  sessionNow,
+  signInNonce,
+  startSession,
+} from "../auth-middleware.ts";
+import { clientAddress } from "../client-address.ts";
 import { safeNext } from "../format.ts";
 import { shell } from "../layout.ts";
-import { SESSION_COOKIE, type SessionKeys } from "../session.ts";
+import type { RevokedSessions } from "../revoked-sessions.ts";
+import type { SessionKeys } from "../session.ts";
+import type { SignInThrottle } from "../sign-in-throttle.ts";
 import type { UiApp, UiContext } from "../ui-env.ts";
+
+/** What the sign-in pages need besides the session keys. */
+export interface SignInDeps {
+  readonly revoked: RevokedSessions;
+  readonly throttle: SignInThrottle;
+}
 
 function signInPage(c: UiContext, keys: SessionKeys, next: string, error?: string) {
   const csrf = signInNonce(c, keys);
@@ -27,15 +44,22 @@ function signInPage(c: UiContext, keys: SessionKeys, next: string, error?: strin
   });
 }
 
+/** "45 seconds" / "15 minutes": how long a throttled client waits, rounded up. */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
 /** `GET/POST /ui/sign-in`, `POST /ui/sign-out`. */
-export function registerSignIn(app: UiApp, keys: SessionKeys): void {
-  app.get("/ui/sign-in", (c) => {
+export function registerSignIn(app: UiApp, keys: SessionKeys, deps: SignInDeps): void {
+  app.get("/ui/sign-in", async (c) => {
     if (keys.tokens === undefined) return c.redirect("/ui", 302);
     c.header("cache-control", "no-store");
     const next = safeNext(c.req.query("next"));
     // Already signed in (a bookmark, the back button): straight to the page, not the form again.
-    const now = Math.floor(Date.now() / 1000);
-    if (keys.verify(getCookie(c, SESSION_COOKIE), now)) return c.redirect(next, 302);
+    // A signed-out cookie is no session here either, or the two pages would redirect in a loop.
+    if (await currentSession(c, keys, deps.revoked)) return c.redirect(next, 302);
     return c.html(signInPage(c, keys, next));
   });
 
@@ -52,15 +76,38 @@ export function registerSignIn(app: UiApp, keys: SessionKeys): void {
       const expired = "This sign-in form expired or did not come from this page: sign in again.";
       return c.html(signInPage(c, keys, next, expired), 403);
     }
+    const decision = await deps.throttle.begin(clientAddress(c));
+    if (decision.locked) {
+      // The token is not even looked at: a guesser learns nothing until the wait is over.
+      const wait = decision.retryAfterSeconds;
+      c.header("retry-after", String(wait));
+      const text = `Too many failed sign-ins from your address: try again in ${waitText(wait)}.`;
+      return c.html(signInPage(c, keys, next, text), 429);
+    }
     const tokenId = keys.matchToken(field("token"));
     if (!tokenId) return c.html(signInPage(c, keys, next, "That token is not accepted."), 401);
+    await decision.attempt.succeeded();
     startSession(c, keys, tokenId);
     return c.redirect(next, 303);
   });
 
   // Behind the session middleware: needs the session's CSRF token.
-  app.post("/ui/sign-out", (c) => {
+  app.post("/ui/sign-out", async (c) => {
+    // This browser is signed out whatever happens next.
     endSession(c);
+    if (keys.tokens !== undefined) {
+      try {
+        // Recorded, so a copy of the cookie stops working too, on every `serve` process.
+        await deps.revoked.revoke(c.get("session"), sessionNow());
+      } catch (cause) {
+        throw new HTTPException(503, {
+          message:
+            "This browser is signed out, but the sign-out could not be recorded (the database " +
+            "did not answer): a copy of the session cookie would still work until it expires.",
+          cause,
+        });
+      }
+    }
     return c.redirect("/ui/sign-in", 303);
   });
 }
