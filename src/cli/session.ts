@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { Registry } from "../engine/registry/registry.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 import type { Config } from "../infra/config/load-config.ts";
@@ -67,6 +68,15 @@ export class CliSession {
     const db = this.#config?.database;
     if (!db) return undefined;
     return db.dialect === "sqlite" ? db.path : redactUrlPassword(db.url);
+  }
+
+  /**
+   * True when the configured SQLite file does not exist yet: nothing is stored, so a command
+   * looking up a job or run can refuse it without creating (and migrating) a database.
+   */
+  async nothingStoredYet(): Promise<boolean> {
+    const db = (await this.config()).database;
+    return db.dialect === "sqlite" && db.path !== ":memory:" && !existsSync(db.path);
   }
 
   /** The process logger (stderr). */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { stringify } from "yaml";
-import { UsageError } from "../../engine/errors.ts";
+import { NotFoundError, UsageError } from "../../engine/errors.ts";
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
 import type { JobService } from "../../engine/jobs/job-service.ts";
 import { formatTable } from "../../engine/output/format-table.ts";
@@ -36,7 +36,11 @@ function jitterSeconds(value: string): number {
   return Number(value);
 }
 
-async function jobService(session: CliSession): Promise<JobService> {
+/** The job service; with `name`, a lookup of that job (refused, writing nothing, if none exist). */
+async function jobService(session: CliSession, name?: string): Promise<JobService> {
+  if (name !== undefined && (await session.nothingStoredYet())) {
+    throw new NotFoundError(`unknown job ${JSON.stringify(name)}`);
+  }
   const runtime = await session.runtime();
   const { JobService } = await import("../../engine/jobs/job-service.ts");
   return new JobService(runtime.db, runtime.registry, runtime.clock);
@@ -132,7 +136,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .description("show one job")
     .option("--json", "machine-readable output")
     .action(async (name: string, opts: { json?: boolean }) => {
-      const record = await (await jobService(session)).get(name);
+      const record = await (await jobService(session, name)).get(name);
       if (opts.json) return session.printJson(record);
       describeJob(session, record);
     });
@@ -229,7 +233,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
           );
         }
         if (opts.type) session.registry.jobType(opts.type);
-        const service = await jobService(session);
+        const service = await jobService(session, name);
         await service.update(name, {
           type: opts.type,
           params,
@@ -249,7 +253,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
       .command(`${verb} <name>`)
       .description(`${verb} a job's schedule`)
       .action(async (name: string) => {
-        await (await jobService(session)).update(name, { enabled });
+        await (await jobService(session, name)).update(name, { enabled });
         session.print(`${enabled ? "Enabled" : "Disabled"} job ${name}`);
       });
   }
@@ -260,7 +264,7 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .option("--yes", "confirm the deletion")
     .action(async (name: string, opts: { yes?: boolean }) => {
       if (!opts.yes) throw new UsageError(`refusing to delete job ${name} without --yes`);
-      await (await jobService(session)).remove(name);
+      await (await jobService(session, name)).remove(name);
       session.print(`Deleted job ${name}`);
     });
 

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { NotFoundError } from "../../engine/errors.ts";
 import { interruptSignal } from "../../engine/runs/interrupt-signal.ts";
 import type { RunReport } from "../../engine/runs/job-runner.ts";
 import { positiveInt } from "../option-parsers.ts";
@@ -39,6 +40,9 @@ export function registerRunCommands(program: Command, session: CliSession): void
     .option("--json", "print the run report as JSON")
     .option("--queue", "queue the run for a worker (tidemark worker) and print the message id")
     .action(async (name: string, opts: RunOptions) => {
+      if (await session.nothingStoredYet()) {
+        throw new NotFoundError(`unknown job ${JSON.stringify(name)}`);
+      }
       const runtime = await session.runtime();
       if (opts.queue) {
         const { requestRunFromCli } = await import(

@@ -78,7 +78,9 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
     .description("show one run with its summary")
     .option("--json", "machine-readable output")
     .action(async (runId: string, opts: { json?: boolean }) => {
-      const run = await (await runRepo(session)).get(runId);
+      const run = (await session.nothingStoredYet())
+        ? undefined
+        : await (await runRepo(session)).get(runId);
       if (!run) throw new NotFoundError(`unknown run ${JSON.stringify(runId)}`);
       if (opts.json) return session.printJson(run);
       session.print(`run_id:    ${run.runId}`);
