@@ -3,7 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // Several tests take 20–25 s when every suite shares two busy cores (5–10× their time alone);
+    // a hang still fails, a minute later.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores on CI: a couple of workers keeps Postgres and child processes responsive.
     maxWorkers: 2,
