@@ -261,6 +261,18 @@ describeEachDialect("HTTP API", (h) => {
     ]);
   });
 
+  it("an empty body labelled JSON is read as no body (curl -H 'Content-Type: application/json')", async () => {
+    const rt = await openTestRuntime(h);
+    const s = await setup(rt);
+    await addJob(rt, "nightly");
+    for (const body of ["", " \n"]) {
+      const res = await s.request("/api/jobs/nightly/runs", postJson(body));
+      expect(res.status, await res.clone().text()).toBe(202);
+      expect(await res.json()).toMatchObject({ dryRun: false, limit: null });
+    }
+    expect(s.requested).toHaveLength(2);
+  });
+
   it("a malformed or invalid body is 400 JSON with the zod issues; nothing is queued", async () => {
     const rt = await openTestRuntime(h);
     const s = await setup(rt);

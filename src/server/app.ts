@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../infra/logging/logger.ts";
 import { bearerAuth } from "./auth.ts";
+import { emptyJsonBody } from "./empty-json-body.ts";
 import { errorHandler, errorResponse, notFoundHandler, validationHook } from "./errors.ts";
 import { mountPipelineRoutes } from "./mount-pipeline-routes.ts";
 import { registerJobRoutes } from "./routes/job-routes.ts";
@@ -45,6 +46,7 @@ function baseApp(services: SystemServices, logger: Logger, ui = false): OpenAPIH
         ),
     }),
   );
+  app.use("*", emptyJsonBody);
   return app;
 }
 
