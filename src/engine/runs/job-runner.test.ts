@@ -2,9 +2,11 @@ import { expect, it } from "vitest";
 import { typed } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { ManualClock } from "../../testing/manual-clock.ts";
-import type { TestPipelineTables } from "../../testing/test-pipeline.ts";
+import { echoJobType, type TestPipelineTables, testPipeline } from "../../testing/test-pipeline.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { AlreadyRunningError, UsageError } from "../errors.ts";
+import { defineJobType, definePipeline } from "../registry/pipeline-definition.ts";
+import { Registry } from "../registry/registry.ts";
 import { executeRun } from "./job-runner.ts";
 import { RUN_ID_PATTERN } from "./run-id.ts";
 import { RunRepo } from "./run-repo.ts";
@@ -94,6 +96,28 @@ describeEachDialect("job runner", (h) => {
       executeRun(rt, { jobName: "p", jobType: "nope.nope", params: {} }),
     ).rejects.toThrow(/unknown job type "nope.nope"; known types: test.echo/);
     expect(await new RunRepo(rt.db).list()).toEqual([]);
+  });
+
+  it("a job refused because another job holds their shared lease names the lease, not itself as running", async () => {
+    const shared = defineJobType({
+      ...echoJobType,
+      name: "test.shared",
+      leaseKey: () => "lab:shared",
+    });
+    const registry = new Registry([definePipeline({ ...testPipeline, jobTypes: [shared] })]);
+    const rt = await openTestRuntime(h, { registry });
+    expect(
+      await rt.leases.tryAcquire("lab:shared", "other_20260101T000000Z_abcdef", 60_000),
+    ).toBeTruthy();
+    const refused = executeRun(rt, {
+      jobName: "k",
+      jobType: "test.shared",
+      params: { message: "x" },
+    });
+    await expect(refused).rejects.toThrow(AlreadyRunningError);
+    await expect(refused).rejects.toThrow(
+      "job k cannot start: lab:shared, which it shares with other jobs, is already running (held by other_20260101T000000Z_abcdef)",
+    );
   });
 
   it("a second concurrent run of the same job is refused as already running", async () => {

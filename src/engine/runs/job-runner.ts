@@ -175,7 +175,12 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
     if (!lease) {
       const holder = (await runtime.leases.get(leaseKey))?.holder;
-      throw new AlreadyRunningError(`job ${request.jobName}`, holder);
+      // A lease shared by several jobs may be held by another job: name the lease, not this job.
+      const what =
+        leaseKey === `job:${request.jobName}`
+          ? `job ${request.jobName}`
+          : `job ${request.jobName} cannot start: ${leaseKey}, which it shares with other jobs,`;
+      throw new AlreadyRunningError(what, holder);
     }
     try {
       await runs.insertStarted({
