@@ -1,13 +1,10 @@
 // /api/email-analytics routes and the pipeline's figures on /metrics.
 import { Registry as PromRegistry } from "prom-client";
 import { expect, it } from "vitest";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
-import { silentLogger } from "../../src/infra/logging/logger.ts";
 import { emailAnalyticsPipeline } from "../../src/pipelines/email-analytics/index.ts";
-import { createApp } from "../../src/server/app.ts";
-import type { ServerServices } from "../../src/server/server-services.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { testApp } from "../../src/testing/test-app.ts";
 import { minutesAgo, openEaRuntime, runFetch, seedNewsletter } from "./support/job-harness.ts";
 
 const TOKEN = "t0ken-for-tests-0123456789";
@@ -23,17 +20,8 @@ describeEachDialect("email-analytics API routes", (h) => {
       emailId: s.emails[0]!.id,
     });
     await runFetch(runtime);
-    const services = {
-      runtime,
-      queue: { engine: "embedded", stats: async () => [] } as unknown as Queue,
-      metrics: new TidemarkMetrics(),
-      apiTokens: [TOKEN],
-      requestRun: async () => {
-        throw new Error("not used");
-      },
-      findRequestedRun: async () => undefined,
-    } as unknown as ServerServices;
-    const app = createApp(services, silentLogger());
+    const queue = { engine: "embedded", stats: async () => [] } as unknown as Queue;
+    const app = testApp(runtime, { queue, tokens: [TOKEN] });
     const call = async (path: string, init: RequestInit = {}) => {
       const res = await app.request(`/api/email-analytics${path}`, {
         ...init,

@@ -1,7 +1,5 @@
-// Calls the mercari HTTP API in-process (createApp over a test world), with a bearer token.
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
-import { createApp } from "../../src/server/app.ts";
-import type { ServerServices } from "../../src/server/server-services.ts";
+// Calls the mercari HTTP API in-process (the test app over a test world), with a bearer token.
+import { testApp } from "../../src/testing/test-app.ts";
 import type { World } from "./support.ts";
 
 /** The token the test app accepts. */
@@ -13,17 +11,7 @@ export type Body = any;
 
 /** An in-process API over the world: `call(method, path, body?, token?)` → status and JSON. */
 export function api(w: World) {
-  const services = {
-    runtime: w.runtime,
-    queue: w.queue,
-    metrics: new TidemarkMetrics(),
-    apiTokens: [TOKEN],
-    requestRun: async () => {
-      throw new Error("not used");
-    },
-    findRequestedRun: async () => undefined,
-  } as unknown as ServerServices;
-  const app = createApp(services, w.runtime.logger);
+  const app = testApp(w.runtime, { queue: w.queue, tokens: [TOKEN] });
   return async (method: string, path: string, body?: unknown, token: string | null = TOKEN) => {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;

@@ -2,7 +2,6 @@
 // run page's live fragment while it runs, kept once it ends; a failed write never fails the run.
 import { afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import { defineJobType, definePipeline } from "../../src/engine/registry/pipeline-definition.ts";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
@@ -10,10 +9,10 @@ import { RunProgressRecorder } from "../../src/engine/runs/run-progress.ts";
 import { type RunProgress, RunRepo } from "../../src/engine/runs/run-repo.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
-import { createApp } from "../../src/server/app.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
+import { testApp } from "../../src/testing/test-app.ts";
 import { echoJobType, testPipeline } from "../../src/testing/test-pipeline.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 
@@ -47,17 +46,7 @@ const registry = () =>
   new Registry([definePipeline({ ...testPipeline, jobTypes: [echoJobType, tickJobType] })]);
 
 function appFor(runtime: Runtime) {
-  return createApp(
-    {
-      runtime,
-      queue: undefined,
-      metrics: new TidemarkMetrics(),
-      apiTokens: undefined,
-      requestRun: () => Promise.reject(new Error("not in this test")),
-      findRequestedRun: async () => undefined,
-    },
-    silentLogger(),
-  );
+  return testApp(runtime);
 }
 
 /** Starts a tick run and waits until it is recorded `running`; returns its id and outcome. */

@@ -1,11 +1,10 @@
 import { onTestFinished } from "vitest";
 import type { Clock } from "../../src/engine/context/clock.ts";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
-import { createApp } from "../../src/server/app.ts";
+import { testApp } from "../../src/testing/test-app.ts";
 
 /**
  * A signed-in page's CSRF token, from the header htmx sends (on every page, with or without a
@@ -27,17 +26,7 @@ export interface UiPage {
  * its CSRF token: `get` and `post` (a form; `csrf: false` leaves the token out).
  */
 export async function openUi(runtime: Runtime, options: { queue?: Queue } = {}) {
-  const app = createApp(
-    {
-      runtime,
-      queue: options.queue,
-      metrics: new TidemarkMetrics(),
-      apiTokens: undefined,
-      requestRun: () => Promise.reject(new Error("not in this test")),
-      findRequestedRun: async () => undefined,
-    },
-    silentLogger(),
-  );
+  const app = testApp(runtime, { queue: options.queue });
   const first = await app.request("/ui");
   const cookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
   const csrf = csrfOf(await first.text());
@@ -63,17 +52,7 @@ export async function openUi(runtime: Runtime, options: { queue?: Queue } = {}) 
  * builds it; sign in with `signInAs`.
  */
 export function appWithTokens(runtime: Runtime, tokens: readonly string[]) {
-  return createApp(
-    {
-      runtime,
-      queue: undefined,
-      metrics: new TidemarkMetrics(),
-      apiTokens: tokens,
-      requestRun: () => Promise.reject(new Error("not in this test")),
-      findRequestedRun: async () => undefined,
-    },
-    silentLogger(),
-  );
+  return testApp(runtime, { tokens });
 }
 
 /** The cookies a response sets, as a Cookie header. */

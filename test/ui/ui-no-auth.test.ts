@@ -1,9 +1,7 @@
 // `tidemark serve --insecure-no-auth`: no sign-in, but changes still need the CSRF token.
 import { expect, it } from "vitest";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
-import { silentLogger } from "../../src/infra/logging/logger.ts";
-import { createApp } from "../../src/server/app.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { testApp } from "../../src/testing/test-app.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 import { csrfOf } from "./ui-app.ts";
 import { uiRegistry } from "./ui-serve.ts";
@@ -11,17 +9,7 @@ import { uiRegistry } from "./ui-serve.ts";
 describeEachDialect("dashboard without authentication", (h) => {
   it("opens without sign-in and still refuses a change without the CSRF token", async () => {
     const runtime = await openTestRuntime(h, { registry: uiRegistry() });
-    const app = createApp(
-      {
-        runtime,
-        queue: undefined,
-        metrics: new TidemarkMetrics(),
-        apiTokens: undefined,
-        requestRun: () => Promise.reject(new Error("not in this test")),
-        findRequestedRun: async () => undefined,
-      },
-      silentLogger(),
-    );
+    const app = testApp(runtime);
     const signIn = await app.request("/ui/sign-in");
     expect(signIn.status).toBe(302);
     const first = await app.request("/ui");

@@ -1,28 +1,16 @@
 // Sign-in as a person meets it: a signed-in browser that opens the sign-in page (bookmark, back
 // button) goes on to the page it asked for; without authentication there is no "Sign out".
 import { expect, it } from "vitest";
-import { TidemarkMetrics } from "../../src/engine/metrics/tidemark-metrics.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
-import { silentLogger } from "../../src/infra/logging/logger.ts";
-import { createApp } from "../../src/server/app.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { testApp } from "../../src/testing/test-app.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 import { openUi } from "./ui-app.ts";
 
 const TOKEN = "sign-in-flow-token-0123456789abcdef";
 
 function appWithToken(runtime: Runtime) {
-  return createApp(
-    {
-      runtime,
-      queue: undefined,
-      metrics: new TidemarkMetrics(),
-      apiTokens: [TOKEN],
-      requestRun: () => Promise.reject(new Error("not in this test")),
-      findRequestedRun: async () => undefined,
-    },
-    silentLogger(),
-  );
+  return testApp(runtime, { tokens: [TOKEN] });
 }
 
 const cookiesOf = (res: Response) =>
