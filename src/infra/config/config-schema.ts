@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAddressOrRange } from "./trusted-proxies.ts";
 
 const logLevel = z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
 
@@ -87,6 +88,14 @@ export const configSchema = z
           .min(1024)
           .max(1024 ** 3)
           .default(1024 * 1024),
+        /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
+        trusted_proxies: z
+          .array(
+            z.string().refine(isAddressOrRange, {
+              error: "must be an IP address or a CIDR range such as 10.0.0.0/8",
+            }),
+          )
+          .default([]),
       })
       .strict()
       .default({
@@ -94,6 +103,7 @@ export const configSchema = z
         host: "127.0.0.1",
         shutdown_grace_seconds: 30,
         body_limit_bytes: 1024 * 1024,
+        trusted_proxies: [],
       }),
     /** Bearer tokens accepted by the HTTP API (TIDEMARK_API_TOKENS, comma-separated). */
     api_tokens: z

@@ -50,6 +50,7 @@ export const envOverrides: readonly EnvOverride[] = [
     kind: "integer",
   },
   { name: "TIDEMARK_BODY_LIMIT_BYTES", path: ["server", "body_limit_bytes"], kind: "integer" },
+  { name: "TIDEMARK_TRUSTED_PROXIES", path: ["server", "trusted_proxies"], kind: "list" },
   { name: "TIDEMARK_API_TOKENS", path: ["api_tokens"], kind: "list" },
   { name: "TIDEMARK_NOTIFY_WEBHOOK_URL", path: ["notify", "webhook_url"], kind: "string" },
   { name: "TIDEMARK_NOTIFY_WEBHOOK_SECRET", path: ["notify", "webhook_secret"], kind: "string" },

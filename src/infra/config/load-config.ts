@@ -56,6 +56,8 @@ export interface ServerSettings {
   host: string;
   publicUrl: string | undefined;
   shutdownGraceMs: number;
+  /** `server.trusted_proxies`: addresses or CIDR ranges whose X-Forwarded-For is believed. */
+  trustedProxies: readonly string[];
 }
 
 /** `notify:` (failure webhook). */
@@ -79,6 +81,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   host: "127.0.0.1",
   publicUrl: undefined,
   shutdownGraceMs: 30_000,
+  trustedProxies: [],
 };
 
 /** Notification settings when the config names none (no webhook). */
@@ -229,6 +232,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       host: cfg.server.host,
       publicUrl: cfg.server.public_url,
       shutdownGraceMs: cfg.server.shutdown_grace_seconds * 1000,
+      trustedProxies: cfg.server.trusted_proxies,
     },
     bodyLimitBytes: cfg.server.body_limit_bytes,
     apiTokens: cfg.api_tokens,

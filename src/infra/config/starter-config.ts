@@ -47,6 +47,9 @@ server:
   shutdown_grace_seconds: 30
   # A request body over this many bytes is answered 413 unread (TIDEMARK_BODY_LIMIT_BYTES).
   body_limit_bytes: 1048576
+  # Reverse proxies in front of serve (addresses or CIDR ranges): the dashboard's sign-in
+  # throttle counts by the client their X-Forwarded-For names (TIDEMARK_TRUSTED_PROXIES).
+  trusted_proxies: []
 
 # Bearer tokens of the HTTP API; serve refuses to start without one (unless
 # --insecure-no-auth). Prefer TIDEMARK_API_TOKENS=tok1,tok2 over writing them here.

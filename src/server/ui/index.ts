@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { TrustedProxies } from "../../infra/config/trusted-proxies.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { ServerServices } from "../server-services.ts";
 import { registerAssets } from "./assets/serve-assets.ts";
@@ -72,7 +73,8 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
     return c.redirect(path.replace(/\/+$/, "") + new URL(c.req.url).search, 301);
   });
   app.use("*", (c, next) => (isUiPath(c.req.path) ? session(c, next) : next()));
-  registerSignIn(app, keys, { revoked, throttle });
+  const proxies = new TrustedProxies(services.runtime.config?.server?.trustedProxies ?? []);
+  registerSignIn(app, keys, { revoked, throttle, proxies });
   registerOverview(app, services, page);
   registerRuns(app, services, page);
   registerRun(app, services, page);

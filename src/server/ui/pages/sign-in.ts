@@ -1,6 +1,7 @@
 import { getCookie } from "hono/cookie";
 import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
+import type { TrustedProxies } from "../../../infra/config/trusted-proxies.ts";
 import {
   currentSession,
   endSession,
@@ -21,6 +22,8 @@ import type { UiApp, UiContext } from "../ui-env.ts";
 export interface SignInDeps {
   readonly revoked: RevokedSessions;
   readonly throttle: SignInThrottle;
+  /** `server.trusted_proxies`: whose X-Forwarded-For names the client. */
+  readonly proxies: TrustedProxies;
 }
 
 function signInPage(c: UiContext, keys: SessionKeys, next: string, error?: string) {
@@ -76,7 +79,7 @@ export function registerSignIn(app: UiApp, keys: SessionKeys, deps: SignInDeps):
       const expired = "This sign-in form expired or did not come from this page: sign in again.";
       return c.html(signInPage(c, keys, next, expired), 403);
     }
-    const decision = await deps.throttle.begin(clientAddress(c));
+    const decision = await deps.throttle.begin(clientAddress(c, deps.proxies));
     if (decision.locked) {
       // The token is not even looked at: a guesser learns nothing until the wait is over.
       const wait = decision.retryAfterSeconds;
