@@ -5,7 +5,7 @@ import {
   scheduleBackfill,
 } from "../../src/pipelines/email-analytics/commands/schedule-command.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { spread } from "./support/cycle-events.ts";
+import { backfillReading, spread } from "./support/cycle-events.ts";
 import {
   eaDb,
   minutesAgo,
@@ -33,11 +33,7 @@ describeEachDialect("email-analytics backfill rescheduled mid-fetch", (h) => {
     });
     fake.faults.set({ delayMs: 30 });
     const running = runFetch(runtime);
-    const until = Date.now() + 30_000;
-    while (fake.requests.filter((r) => r.query.event === undefined).length < 3) {
-      if (Date.now() > until) throw new Error("the backfill never started");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await backfillReading(fake);
     // The operator widens the range: cancel, then schedule from earlier.
     expect(await cancelBackfill(runtime)).toBe(true);
     await scheduleBackfill(runtime, {

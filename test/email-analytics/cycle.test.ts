@@ -2,7 +2,7 @@
 import { expect, it } from "vitest";
 import { APPLY_BATCH_EVENTS } from "../../src/pipelines/email-analytics/jobs/fetch-events.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { phasesOf, spread } from "./support/cycle-events.ts";
+import { backfillReading, phasesOf, spread } from "./support/cycle-events.ts";
 import {
   eaDb,
   jobRow,
@@ -157,11 +157,7 @@ describeEachDialect("email-analytics fetch cycle", (h) => {
     });
     fake.faults.set({ delayMs: 30 });
     const running = runFetch(runtime);
-    const until = Date.now() + 30_000;
-    while (fake.requests.filter((r) => r.query.event === undefined).length < 3) {
-      if (Date.now() > until) throw new Error("the backfill never started");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await backfillReading(fake);
     expect(await cancelBackfill(runtime)).toBe(true);
     const report = await running;
     expect(report.status).toBe("succeeded");

@@ -32,3 +32,15 @@ export function spread(
     emailId,
   }));
 }
+
+/** Resolves once the fake has answered `pages` backfill requests (those without an event filter). */
+export async function backfillReading(
+  fake: { requests: ReadonlyArray<{ query: { event?: unknown } }> },
+  pages = 3,
+): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (fake.requests.filter((r) => r.query.event === undefined).length < pages) {
+    if (Date.now() > until) throw new Error("the backfill never started");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
