@@ -1,6 +1,7 @@
 import { onTestFinished } from "vitest";
 import type { Clock } from "../../src/engine/context/clock.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
+import type { RunRecord } from "../../src/engine/runs/run-repo.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
@@ -101,4 +102,27 @@ export async function secondRuntime(first: Runtime, clock?: Clock): Promise<Runt
   });
   onTestFinished(() => runtime.close());
   return runtime;
+}
+
+/** A succeeded `test.echo` run of `jobName` as stored, for seeding the run pages. */
+export function storedRun(
+  jobName: string,
+  runId: string,
+  times: { startedAt: string; finishedAt: string },
+  over: Partial<RunRecord> = {},
+): RunRecord {
+  return {
+    runId,
+    jobName,
+    jobType: "test.echo",
+    status: "succeeded",
+    ...times,
+    summary: {},
+    error: null,
+    dryRun: false,
+    leaseKey: `job:${jobName}`,
+    host: "h",
+    pid: 1,
+    ...over,
+  };
 }

@@ -7,27 +7,15 @@ import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { addEchoJob } from "../../src/testing/echo-job-queue.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
-import { openUi } from "./ui-app.ts";
+import { openUi, storedRun } from "./ui-app.ts";
 
 const NOW = "2026-01-15T09:30:00.000Z";
 const minutesAgo = (m: number) => new Date(Date.parse(NOW) - m * 60_000).toISOString();
 
 function run(jobName: string, n: number, over: Partial<RunRecord> = {}): RunRecord {
-  return {
-    runId: `${jobName}_${String(n).padStart(3, "0")}`,
-    jobName,
-    jobType: "test.echo",
-    status: "succeeded",
-    startedAt: minutesAgo(100 - n),
-    finishedAt: minutesAgo(99 - n),
-    summary: {},
-    error: null,
-    dryRun: false,
-    leaseKey: `job:${jobName}`,
-    host: "h",
-    pid: 1,
-    ...over,
-  };
+  const runId = `${jobName}_${String(n).padStart(3, "0")}`;
+  const times = { startedAt: minutesAgo(100 - n), finishedAt: minutesAgo(99 - n) };
+  return storedRun(jobName, runId, times, over);
 }
 
 describeEachDialect("dashboard pages", (h) => {

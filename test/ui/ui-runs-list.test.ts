@@ -6,26 +6,16 @@ import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { addEchoJob } from "../../src/testing/echo-job-queue.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
-import { openUi } from "./ui-app.ts";
+import { openUi, storedRun } from "./ui-app.ts";
 
 const NOW = "2026-01-15T09:30:00.000Z";
 
 function run(jobName: string, runId: string, tookMs: number): RunRecord {
   const started = Date.parse(NOW) - 60_000;
-  return {
-    runId,
-    jobName,
-    jobType: "test.echo",
-    status: "succeeded",
+  return storedRun(jobName, runId, {
     startedAt: new Date(started).toISOString(),
     finishedAt: new Date(started + tookMs).toISOString(),
-    summary: {},
-    error: null,
-    dryRun: false,
-    leaseKey: `job:${jobName}`,
-    host: "h",
-    pid: 1,
-  };
+  });
 }
 
 const selected = (text: string) =>

@@ -59,6 +59,14 @@ async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
   throw new Error("timed out");
 }
 
+/** The ended run of job `j` that ran a request again under a fresh id (not `runId`). */
+function rerunOf(runs: RunRepo, runId: string) {
+  return until(async () => {
+    const all = await runs.list({ jobName: "j" });
+    return all.find((r) => r.runId !== runId && r.finishedAt);
+  });
+}
+
 describeEachDialect("run requests", (h) => {
   it("a requested run is queued under its run id, then recorded under that id by a worker", async () => {
     const { rt, queue, job } = await setup(h);
@@ -243,10 +251,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
       { job: "j", dryRun: false, limit: null, requestedBy: API_REQUESTER, runId: queued.runId },
       RUN_SEND_DEFAULTS,
     );
-    const rerun = await until(async () => {
-      const all = await runs.list({ jobName: "j" });
-      return all.find((r) => r.runId !== queued.runId && r.finishedAt);
-    });
+    const rerun = await rerunOf(runs, queued.runId);
     expect(rerun.status).toBe("succeeded");
   });
 
@@ -257,10 +262,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
     // A worker started the run and was killed: the row says running, no live lease is left.
     await startedElsewhere(runs, queued.runId);
     await work(rt, queue);
-    const rerun = await until(async () => {
-      const all = await runs.list({ jobName: "j" });
-      return all.find((r) => r.runId !== queued.runId && r.finishedAt);
-    });
+    const rerun = await rerunOf(runs, queued.runId);
     expect(rerun.status).toBe("succeeded");
     expect(await runs.get(queued.runId)).toMatchObject({ status: "abandoned" });
 
@@ -280,10 +282,7 @@ describeEachDialect("run requests: exactly-once execution", (h) => {
     expect(await theirs.tryAcquire("job:j", queued.runId, 3_600_000)).toBeDefined();
     await startedElsewhere(runs, queued.runId);
     await work(rt, queue);
-    const rerun = await until(async () => {
-      const all = await runs.list({ jobName: "j" });
-      return all.find((r) => r.runId !== queued.runId && r.finishedAt);
-    });
+    const rerun = await rerunOf(runs, queued.runId);
     expect(rerun.status).toBe("succeeded");
     expect(await runs.get(queued.runId)).toMatchObject({ status: "abandoned" });
     expect((await runs.get(queued.runId))?.error).toMatch(/process died/);
