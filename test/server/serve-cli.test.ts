@@ -89,6 +89,7 @@ describe("server configuration", () => {
       host: "127.0.0.1",
       publicUrl: undefined,
       shutdownGraceMs: 30_000,
+      trustedProxies: [],
     });
     expect(cfg.apiTokens).toEqual([]);
     expect(cfg.notify?.webhookUrl).toBeUndefined();
@@ -119,6 +120,7 @@ describe("server configuration", () => {
       host: "0.0.0.0",
       publicUrl: "https://tm.example",
       shutdownGraceMs: 5000,
+      trustedProxies: [],
     });
     expect(cfg.apiTokens).toEqual(["tok-one-0123456789abcdef", "tok-two-0123456789abcdef"]);
     expect(cfg.notify).toMatchObject({ webhookUrl: "https://hooks.example/a", retries: 2 });
