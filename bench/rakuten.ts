@@ -70,9 +70,15 @@ interface Phase {
   status: string;
 }
 
-function line(p: Phase, items: number): string {
-  const ratio = p.floorMs === undefined ? "-" : (p.ms / p.floorMs).toFixed(2);
-  const cpuRatio = p.floorCpuMs === undefined ? "-" : (p.cpuMs / p.floorCpuMs).toFixed(2);
+/** The fastest floor of the run: what the machine allows when it is not busy elsewhere. */
+interface BestFloor {
+  ms: number;
+  cpuMs: number;
+}
+
+function line(p: Phase, items: number, best: BestFloor): string {
+  const ratio = p.floorMs === undefined ? "-" : (p.ms / best.ms).toFixed(2);
+  const cpuRatio = p.floorCpuMs === undefined ? "-" : (p.cpuMs / best.cpuMs).toFixed(2);
   const w = (n: number | undefined) => (n === undefined ? "-" : fmt(n));
   return [
     p.label.padEnd(22),
@@ -245,16 +251,29 @@ async function loadScenario(): Promise<void> {
   console.log(
     "\n  phase                      time   items/s  peak RSS  API calls blob puts domain writes ledger writes Tidemark/floor  CPU/item  CPU ratio",
   );
-  for (const p of phases) console.log(`  ${line(p, ITEMS)}`);
+  // The same floor measured minutes apart on a shared VM can take twice as long: a phase judged
+  // against a slow one looks better than it is. Every phase is judged against the fastest floor
+  // of the run (the ratio to the floor measured just before it is printed next to it).
+  const floored = phases.filter((p) => p.floorMs !== undefined && p.floorCpuMs !== undefined);
+  const best: BestFloor = {
+    ms: Math.min(...floored.map((p) => p.floorMs as number)),
+    cpuMs: Math.min(...floored.map((p) => p.floorCpuMs as number)),
+  };
+  for (const p of phases) console.log(`  ${line(p, ITEMS, best)}`);
   const [first, unchanged, , reapply] = phases;
   const verdict = (ok: boolean) => (ok ? "OK" : "MISSED");
+  const own = (p: Phase) =>
+    `; ${(p.ms / (p.floorMs as number)).toFixed(2)}x the floor just before it`;
   console.log("\n  Targets");
   if (first) {
     console.log(
-      `    (CPU time per item, robust to a busy machine: first load ${(first.cpuMs / first.floorCpuMs!).toFixed(2)}x the floor's, unchanged ${(phases[1] ? phases[1].cpuMs / phases[1].floorCpuMs! : Number.NaN).toFixed(2)}x)`,
+      `    (floors measured in this run: ${floored.map((p) => secs(p.floorMs as number)).join(", ")}; judged against the fastest, ${secs(best.ms)})`,
     );
     console.log(
-      `    first load <= 2x floor: ${(first.ms / first.floorMs!).toFixed(2)}x ${verdict(first.ms <= 2 * first.floorMs!)}`,
+      `    (CPU time per item, robust to a busy machine: first load ${(first.cpuMs / best.cpuMs).toFixed(2)}x the floor's, unchanged ${(phases[1] ? phases[1].cpuMs / best.cpuMs : Number.NaN).toFixed(2)}x)`,
+    );
+    console.log(
+      `    first load <= 2x floor: ${(first.ms / best.ms).toFixed(2)}x ${verdict(first.ms <= 2 * best.ms)}${own(first)}`,
     );
     if (putFloorMs) {
       const putRate = ITEMS / (putFloorMs.ms / 1000);
@@ -266,7 +285,7 @@ async function loadScenario(): Promise<void> {
   if (unchanged) {
     const rate = ITEMS / (unchanged.ms / 1000);
     console.log(
-      `    unchanged re-run <= 1.2x floor: ${(unchanged.ms / unchanged.floorMs!).toFixed(2)}x ${verdict(unchanged.ms <= 1.2 * unchanged.floorMs!)}; >= 5,000 items/s: ${fmt(rate)} ${verdict(rate >= 5000)}`,
+      `    unchanged re-run <= 1.2x floor: ${(unchanged.ms / best.ms).toFixed(2)}x ${verdict(unchanged.ms <= 1.2 * best.ms)}${own(unchanged)}; >= 5,000 items/s: ${fmt(rate)} ${verdict(rate >= 5000)}`,
     );
     console.log(
       `    unchanged re-run: ${unchanged.blobPuts} blob puts, ${unchanged.domainWrites} domain row writes ${verdict(unchanged.blobPuts === 0 && unchanged.domainWrites === 0)}`,
