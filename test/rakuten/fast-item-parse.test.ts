@@ -41,18 +41,50 @@ describe("parseItemSearchFast", () => {
 
   it("agrees on strings where numbers belong, numbers where text belongs, nulls and gaps", () => {
     const patches: Record<string, unknown>[] = [
-      { itemPrice: "3980", reviewAverage: " 4.5 ", reviewCount: "", genreId: "abc" },
-      { itemPrice: null, affiliateRate: true, imageFlag: { x: 1 }, availability: [1] },
-      { itemName: 123, catchcopy: null, itemCaption: false, shopName: 1.5e21 },
+      { itemPrice: "3980", reviewAverage: " 4.5 ", reviewCount: "", genreId: "101937" },
+      { itemPrice: null, affiliateRate: "4.00", imageFlag: 1, availability: "1" },
+      { itemName: 123, catchcopy: null, itemCaption: "", shopName: 1.5e21 },
       { itemCode: 12345, shopCode: undefined, startTime: undefined, tagIds: undefined },
-      { tagIds: ["100", 200, -3, 1.5, "x", 0], smallImageUrls: null, mediumImageUrls: [] },
+      { tagIds: ["100", 200], smallImageUrls: null, mediumImageUrls: [] },
       { smallImageUrls: ["a", { imageUrl: "b", extra: 1 }, " c "] },
-      { extraField: "dropped", itemPrice: "1e3", pointRate: "0x10" },
+      { extraField: "dropped", itemPrice: "1e3", pointRate: "-1" },
     ];
     for (const patch of patches) {
       expectAgrees(body(3, 2, patch));
       expectAgrees(body(4, 1, patch));
     }
+  });
+
+  it("refuses a value of the wrong type, naming the field, instead of storing it as null", () => {
+    const wrong: Array<[Record<string, unknown>, string, string]> = [
+      [{ itemPrice: "abc" }, "itemPrice", "must be a number or numeric text"],
+      [{ itemPrice: { x: 1 } }, "itemPrice", "must be a number or numeric text"],
+      [{ reviewCount: "many" }, "reviewCount", "must be a number or numeric text"],
+      [{ genreId: "abc" }, "genreId", "must be a number or numeric text"],
+      [{ pointRate: "0x10" }, "pointRate", "must be a number or numeric text"],
+      [{ affiliateRate: true }, "affiliateRate", "must be a number or numeric text"],
+      [{ availability: [1] }, "availability", "must be a number or numeric text"],
+      [{ itemCaption: false }, "itemCaption", "must be text or a number"],
+      [{ shopName: { ja: "店" } }, "shopName", "must be text or a number"],
+      [{ tagIds: "oops" }, "tagIds", "must be a list of positive integer tag ids"],
+      [{ tagIds: [1, "x"] }, "tagIds", "must be a list of positive integer tag ids"],
+      [{ tagIds: [0] }, "tagIds", "must be a list of positive integer tag ids"],
+      [{ tagIds: [1.5] }, "tagIds", "must be a list of positive integer tag ids"],
+      [{ smallImageUrls: "x" }, "smallImageUrls", "must be a list of image URLs"],
+    ];
+    for (const [patch, field, message] of wrong) {
+      for (const json of [body(5, 2, patch), body(6, 1, patch)]) {
+        expect(parseItemSearchFast(json), field).toBeUndefined();
+        const slow = itemSearchSchema.safeParse(json);
+        expect(slow.success, field).toBe(false);
+        expect(slow.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+          [`Items.0.${field}`, message],
+        ]);
+      }
+    }
+    const paging = itemSearchSchema.safeParse({ count: "many", Items: [] });
+    expect(paging.error?.issues[0]?.path).toEqual(["count"]);
+    expect(parseItemSearchFast({ count: "many", Items: [] })).toBeUndefined();
   });
 
   it("agrees on absent, null and empty Items and on paging fields as text", () => {

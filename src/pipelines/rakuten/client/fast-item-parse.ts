@@ -1,4 +1,12 @@
 import type { z } from "zod";
+import {
+  imageListField,
+  isPlainObject,
+  numberField,
+  tagIdsField,
+  textField,
+  WRONG,
+} from "./field-rules.ts";
 import type { itemSearchSchema, RakutenItemPayload } from "./schemas.ts";
 
 /** What itemSearchSchema gives for an Item Search body. */
@@ -47,65 +55,19 @@ const ITEM_TEMPLATE: Readonly<Record<string, unknown>> = {
   ...Object.fromEntries(ITEM_FIELD_NAMES.map((name) => [name, null])),
 };
 
-// Returned by a field rule when the value is not one the fast path is sure about.
-const UNSURE = Symbol("unsure");
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** looseNumber: a number, a numeric string, or null (anything else is null too). */
-function looseNumber(v: unknown): number | null {
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v !== "string") return null;
-  const t = v.trim();
-  if (t === "") return null;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : null;
-}
-
-/** looseText: text, a number as its decimal text, or null. */
-function looseText(v: unknown): string | null {
-  if (typeof v === "string") return v;
-  return typeof v === "number" ? String(v) : null;
-}
-
-function imageList(v: unknown): string[] | typeof UNSURE {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) return UNSURE;
-  const out: string[] = [];
-  for (const e of v) {
-    if (typeof e === "string") out.push(e);
-    else if (isPlainObject(e) && typeof e.imageUrl === "string") out.push(e.imageUrl);
-    else return UNSURE;
-  }
-  return out;
-}
-
-function tagIdList(v: unknown): number[] | typeof UNSURE {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) return UNSURE;
-  const out: number[] = [];
-  for (const e of v) {
-    if (typeof e !== "number" && typeof e !== "string") return UNSURE;
-    const n = Number(e);
-    if (Number.isInteger(n) && n > 0) out.push(n);
-  }
-  return out;
-}
-
+/** The field's value by the schema's rule; WRONG leaves it to the schema (which names it). */
 function field(kind: FieldKind, v: unknown): unknown {
   switch (kind) {
     case "code":
-      return typeof v === "string" ? v : typeof v === "number" ? String(v) : UNSURE;
+      return typeof v === "string" ? v : typeof v === "number" ? String(v) : WRONG;
     case "text":
-      return looseText(v);
+      return textField(v);
     case "number":
-      return looseNumber(v);
+      return numberField(v);
     case "images":
-      return imageList(v);
+      return imageListField(v);
     case "tags":
-      return tagIdList(v);
+      return tagIdsField(v);
   }
 }
 
@@ -119,7 +81,7 @@ function item(raw: unknown): RakutenItemPayload | undefined {
   const out: Record<string, unknown> = { ...ITEM_TEMPLATE };
   for (const [name, kind] of ITEM_FIELDS) {
     const value = field(kind, v[name]);
-    if (value === UNSURE) return undefined;
+    if (value === WRONG) return undefined;
     out[name] = value;
   }
   return out as RakutenItemPayload;
@@ -144,11 +106,10 @@ export function parseItemSearchFast(json: unknown): ItemSearchPayload | undefine
       items.push(it);
     }
   }
-  return {
-    count: looseNumber(json.count),
-    page: looseNumber(json.page),
-    pageCount: looseNumber(json.pageCount),
-    hits: looseNumber(json.hits),
-    Items: items,
-  };
+  const count = numberField(json.count);
+  const page = numberField(json.page);
+  const pageCount = numberField(json.pageCount);
+  const hits = numberField(json.hits);
+  if (count === WRONG || page === WRONG || pageCount === WRONG || hits === WRONG) return undefined;
+  return { count, page, pageCount, hits, Items: items };
 }

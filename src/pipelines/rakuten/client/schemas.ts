@@ -1,26 +1,37 @@
 import { z } from "zod";
+import {
+  EXPECTED,
+  imageListField,
+  numberField,
+  tagIdsField,
+  textField,
+  WRONG,
+} from "./field-rules.ts";
 
 /*
  * The boundary: Rakuten answers the same field as a number in one API and as a string in
  * another ("itemPrice":"3980" in Ranking, "genreId":"101937" in Item Search), wraps list
  * entries in formatVersion 1 ({"Item":{…}}, {"imageUrl":…}) and omits `Items` when there are no
  * results. These schemas accept every variant and give one shape: formatVersion 2 field names,
- * numbers as numbers, text as text (trimming and empty-to-null are normalization's job).
+ * numbers as numbers, text as text (trimming and empty-to-null are normalization's job). A value
+ * of another type is refused with the field's path (field-rules.ts says why).
  */
 
-/** A number, or a numeric string; "" and null become null; anything else is null too. */
-const looseNumber = z
-  .union([z.number(), z.string(), z.null()])
-  .optional()
-  .transform((v): number | null => {
-    if (v === undefined || v === null) return null;
-    if (typeof v === "number") return Number.isFinite(v) ? v : null;
-    const t = v.trim();
-    if (t === "") return null;
-    const n = Number(t);
-    return Number.isFinite(n) ? n : null;
-  })
-  .catch(null);
+/** A field read by one of the shared rules; a value of the wrong type is an issue naming it. */
+function ruled<T>(rule: (v: unknown) => T | typeof WRONG, expected: string) {
+  return z
+    .unknown()
+    .optional()
+    .transform((v, ctx): T => {
+      const out = rule(v);
+      if (out !== WRONG) return out;
+      ctx.addIssue({ code: "custom", message: expected });
+      return z.NEVER;
+    });
+}
+
+/** A number, or numeric text; "", null and absent become null. */
+const looseNumber = ruled(numberField, EXPECTED.number);
 
 /** A number that must be there (ids, ranks): numeric strings accepted. */
 const requiredNumber = z
@@ -35,27 +46,13 @@ const requiredNumber = z
   .refine(Number.isFinite, "must be a finite number");
 
 /** Text; numbers become their decimal text, null and absent become null. */
-const looseText = z
-  .union([z.string(), z.number(), z.null()])
-  .optional()
-  .transform((v): string | null => (v === undefined || v === null ? null : String(v)))
-  .catch(null);
+const looseText = ruled(textField, EXPECTED.text);
 
 /** Image list: formatVersion 2 strings or formatVersion 1 `{imageUrl}` objects. */
-const imageList = z
-  .array(z.union([z.string(), z.object({ imageUrl: z.string() }).transform((o) => o.imageUrl)]))
-  .nullish()
-  .transform((v): string[] => v ?? [])
-  .catch([]);
+const imageList = ruled(imageListField, EXPECTED.images);
 
-/** Tag ids: numbers or numeric strings; anything unusable is dropped. */
-const tagIdList = z
-  .array(z.union([z.number(), z.string()]))
-  .nullish()
-  .transform((v): number[] =>
-    (v ?? []).map((x) => Number(x)).filter((n) => Number.isInteger(n) && n > 0),
-  )
-  .catch([]);
+/** Tag ids: positive integers, as numbers or digit text. */
+const tagIdList = ruled(tagIdsField, EXPECTED.tags);
 
 /** The item fields the pipeline keeps (Rakuten sends more; they are dropped here). */
 const itemFields = {

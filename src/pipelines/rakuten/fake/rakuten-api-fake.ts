@@ -10,6 +10,7 @@ import {
 import { handleControl } from "./fake-control.ts";
 import { answerApi } from "./fake-routes.ts";
 import { ItemBodyCache } from "./item-body-cache.ts";
+import { withWrongTypes } from "./wrong-types.ts";
 
 /** Fault and behaviour switches of the fake; change them any time (in-process or over HTTP). */
 export interface RakutenFakeKnobs {
@@ -24,6 +25,8 @@ export interface RakutenFakeKnobs {
   burst429: number;
   /** The next N API calls get a broken payload (cut-off JSON). */
   malformed: number;
+  /** The next N answers with an item, genre or tag carry one value of the wrong type. */
+  wrongTypes: number;
   /** `host`: the host style decides (new host → new shape); or force one. */
   errorShape: "host" | ErrorShape;
   /** How a search with no results writes `Items`. */
@@ -45,6 +48,7 @@ export interface RakutenFakeStats {
   burst429: number;
   maintenance503: number;
   malformed: number;
+  wrongTypes: number;
   notFound: number;
   /** API calls per application id. */
   byApplication: Record<string, number>;
@@ -57,6 +61,7 @@ export const DEFAULT_KNOBS: RakutenFakeKnobs = {
   maintenance: false,
   burst429: 0,
   malformed: 0,
+  wrongTypes: 0,
   errorShape: "host",
   zeroItems: "empty",
   retryAfterSeconds: 1,
@@ -71,6 +76,7 @@ function emptyStats(): RakutenFakeStats {
     burst429: 0,
     maintenance503: 0,
     malformed: 0,
+    wrongTypes: 0,
     notFound: 0,
     byApplication: {},
   };
@@ -150,6 +156,14 @@ export class RakutenApiFake {
     }
     const answer = answerApi(this, route.api, q, shape);
     if (answer.status === 404) this.stats.notFound++;
+    if (answer.status === 200 && this.knobs.wrongTypes > 0) {
+      const wrong = withWrongTypes(answer);
+      if (wrong !== answer) {
+        this.knobs.wrongTypes--;
+        this.stats.wrongTypes++;
+      }
+      return wrong;
+    }
     return answer;
   }
 
