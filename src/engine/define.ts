@@ -14,6 +14,8 @@ export {
 export type { MigrationScope } from "../infra/db/migrator.ts";
 export type { Database } from "../infra/db/open-database.ts";
 export type { Logger } from "../infra/logging/logger.ts";
+/** Masks a credential read from the environment in every log line, error and stored run. */
+export { rememberSecret } from "../infra/logging/redact.ts";
 
 export type { JobContext } from "./context/job-context.ts";
 // Errors and exit codes

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { startFakeServer } from "../../src/engine/fakes/fake-server.ts";
 import { BadPayloadError, ConfigError } from "../../src/engine/index.ts";
-import { silentLogger } from "../../src/infra/logging/logger.ts";
+import { createLogger, silentLogger } from "../../src/infra/logging/logger.ts";
 import { cosineSimilarity, parseVector } from "../../src/pipelines/rakuten/embeddings/cosine.ts";
 import { createEmbeddingProvider } from "../../src/pipelines/rakuten/embeddings/create-provider.ts";
 import {
@@ -134,6 +135,27 @@ describe("openai-compatible provider against the embeddings fake", () => {
     expect((err as Error).message).toMatch(/refused the API key in \$MY_EMBED_KEY \(HTTP 401\)/);
     expect((err as Error).message).not.toContain("sk-wrong-9");
     expect(fake.server.requests).toHaveLength(1);
+  });
+
+  it("masks a key the server quotes back in full, in the error and in the log line", async () => {
+    const quoting = await startFakeServer(async (request: Request) => {
+      const key = request.headers.get("authorization")?.replace(/^Bearer /, "");
+      const body = { error: { message: `Incorrect API key provided: ${key}` } };
+      return new Response(JSON.stringify(body), { status: 401 });
+    });
+    onTestFinished(() => quoting.close());
+    const lines: string[] = [];
+    const logger = createLogger({ level: "debug", destination: { write: (l) => lines.push(l) } });
+    const p = createEmbeddingProvider(
+      remote(quoting.url),
+      { MY_EMBED_KEY: "sk-quoted-back-4242" },
+      logger,
+    );
+    const err = (await p.embed(["a"]).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(ConfigError);
+    const said = [err.message, (err.cause as Error).message, ...lines].join("\n");
+    expect(said).toContain("Incorrect API key provided: [REDACTED]");
+    expect(said).not.toContain("sk-quoted-back-4242");
   });
 
   it("retries 429 and 503 answers, then succeeds", async () => {

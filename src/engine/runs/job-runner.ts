@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "../../infra/logging/logger.ts";
-import { redactText } from "../../infra/logging/redact.ts";
+import { redactStrings, redactText } from "../../infra/logging/redact.ts";
 import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
 import type { RunStatus } from "../engine-tables.ts";
 import {
@@ -261,10 +261,13 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     await recorder.close();
   }
 
-  const { status, summary } = outcomeOf(result, error, leaseLost);
+  const outcome = outcomeOf(result, error, leaseLost);
+  const status = outcome.status;
   if (leaseLost && error === null) error = `lease lost: ${leaseKey} was taken over`;
-  // Stored and shown by `runs show`, the API and the dashboard: never a secret an error quoted.
+  // Stored and shown by `runs show`, the API and the dashboard: never a secret an error quoted,
+  // in the run's error or in a target's failure message in its summary.
   if (error !== null) error = redactText(error);
+  const summary = redactStrings(outcome.summary) as Record<string, unknown>;
   const report: RunReport = {
     runId,
     jobName: request.jobName,

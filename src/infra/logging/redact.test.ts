@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { redactDatabaseUrl } from "../db/open-database.ts";
-import { REDACTED, redactText, redactUrlPassword } from "./redact.ts";
+import {
+  REDACTED,
+  redactStrings,
+  redactText,
+  redactUrlPassword,
+  rememberSecret,
+} from "./redact.ts";
 
 describe("URL passwords with unencoded @, / or spaces", () => {
   it("redactText hides the whole password, up to the last @", () => {
@@ -34,5 +40,42 @@ describe("URL passwords with unencoded @, / or spaces", () => {
       "postgres://h/x?sslmode=require&password=***",
     );
     expect(redactUrlPassword("postgres://u@h:5432/x")).toBe("postgres://u@h:5432/x");
+  });
+});
+
+describe("rememberSecret", () => {
+  it("masks a remembered value wherever it appears, also URL-encoded and with no name before it", () => {
+    rememberSecret("sk-remembered+key/123");
+    expect(redactText('{"message":"Incorrect API key provided: sk-remembered+key/123"}')).toBe(
+      '{"message":"Incorrect API key provided: [REDACTED]"}',
+    );
+    expect(redactText("echo: q=sk-remembered%2Bkey%2F123 and sk-remembered+key/123")).toBe(
+      "echo: q=[REDACTED] and [REDACTED]",
+    );
+  });
+
+  it("does not remember values too short to be a credential, nor an unset one", () => {
+    rememberSecret("1234567");
+    rememberSecret(undefined);
+    rememberSecret("   ");
+    expect(redactText("page 1234567 of 9")).toBe("page 1234567 of 9");
+  });
+});
+
+describe("redactStrings", () => {
+  it("redacts secrets inside every string of a value and keeps its keys and other values", () => {
+    rememberSecret("app-id-0123456789");
+    const summary = {
+      key: "item",
+      failures: [{ target: "a", message: "HTTP 400: applicationId=app-id-0123456789&x=1" }],
+      total: 3,
+      none: null,
+    };
+    expect(redactStrings(summary)).toEqual({
+      key: "item",
+      failures: [{ target: "a", message: "HTTP 400: applicationId=[REDACTED]&x=1" }],
+      total: 3,
+      none: null,
+    });
   });
 });

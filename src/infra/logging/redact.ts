@@ -40,9 +40,32 @@ const PORT_AND_PATH = /^\d{1,5}\//;
 /** A value some code already masked (`***`, `[REDACTED]`): left as it is. */
 const MASKED = /^(\*+|\[REDACTED\])[.,:)]*$/;
 
-/** Removes secrets from free text: URL query params, bearer tokens, URL passwords. */
+/** Shorter values are not remembered: masking them would hide ordinary words and numbers. */
+const MIN_REMEMBERED_LENGTH = 8;
+/** Secret values read from the environment, and their URL-encoded forms (rememberSecret). */
+const remembered = new Set<string>();
+
+/**
+ * Remembers a credential read from the environment (an API key, an application id): from now
+ * on redactText masks it wherever it appears, also where no name says it is a secret, e.g. in
+ * an error body that quotes the key back ("Incorrect API key provided: sk-…").
+ */
+export function rememberSecret(value: string | undefined): void {
+  const v = value?.trim();
+  if (v === undefined || v.length < MIN_REMEMBERED_LENGTH) return;
+  remembered.add(v);
+  remembered.add(encodeURIComponent(v));
+}
+
+function maskRemembered(text: string): string {
+  let out = text;
+  for (const secret of remembered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/** Removes secrets from free text: remembered values, URL query params, bearer tokens, URL passwords. */
 export function redactText(text: string): string {
-  return text
+  return maskRemembered(text)
     .replace(QUERY_PARAM, (m, sep: string, name: string, value: string) =>
       isSecretKey(decodeURIComponentSafe(name)) && !MASKED.test(value)
         ? `${sep}${name}=${REDACTED}`
@@ -72,6 +95,14 @@ function decodeURIComponentSafe(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** Deep copy of a JSON-like value with secrets inside its strings redacted (keys kept as they are). */
+export function redactStrings(value: unknown): unknown {
+  if (typeof value === "string") return redactText(value);
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
 }
 
 /** Deep copy of a log value with secret fields and secrets inside strings redacted. */

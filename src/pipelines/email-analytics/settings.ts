@@ -4,6 +4,7 @@ import {
   ConfigError,
   defineSettings,
   type EnvOverride,
+  rememberSecret,
   resolvePipelineSettings,
 } from "../../engine/define.ts";
 
@@ -133,5 +134,6 @@ export function mailgunCredentials(
       `environment variable ${MAILGUN_API_KEY_ENV} is not set: export the Mailgun API key in it`,
     );
   }
+  rememberSecret(apiKey);
   return { baseUrl: settings.baseUrl, domain: settings.domain, apiKey, tags: settings.tags };
 }

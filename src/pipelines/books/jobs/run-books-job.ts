@@ -6,6 +6,7 @@ import {
   type JobContext,
   type JobResult,
   type Logger,
+  rememberSecret,
   typed,
 } from "../../../engine/index.ts";
 import { googleBooksFetcher } from "../client/google-books-client.ts";
@@ -38,6 +39,7 @@ export function resolveApiKey(
   const name = params.api_key_env;
   if (name === undefined) return undefined;
   const value = env[name]?.trim();
+  rememberSecret(value);
   if (value) return value;
   if (settings.isGoogle) {
     throw new ConfigError(

@@ -1,4 +1,4 @@
-import { ConfigError } from "../../../engine/define.ts";
+import { ConfigError, rememberSecret } from "../../../engine/define.ts";
 import { sha256Hex } from "../../../engine/index.ts";
 import type { RakutenSettings } from "../settings.ts";
 
@@ -34,7 +34,10 @@ export function readRakutenCredentials(
       `${settings.accessKeyEnv} is not set: the new Rakuten host needs an access key (pipelines.rakuten.access_key_env)`,
     );
   }
-  return { applicationId, accessKey, affiliateId: get(settings.affiliateIdEnv) };
+  const affiliateId = get(settings.affiliateIdEnv);
+  // An error body may quote them back (a 400 repeating the query): masked wherever they appear.
+  for (const secret of [applicationId, accessKey, affiliateId]) rememberSecret(secret);
+  return { applicationId, accessKey, affiliateId };
 }
 
 /** The shared rate-limit bucket of an application id: a hash, so the id is not stored in clear. */

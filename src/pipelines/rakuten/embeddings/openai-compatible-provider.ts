@@ -8,6 +8,7 @@ import {
   type Logger,
   NotFoundHttpError,
   parseJsonBody,
+  rememberSecret,
 } from "../../../engine/index.ts";
 import type { EmbeddingProvider, EmbeddingsConfig } from "./provider.ts";
 
@@ -48,6 +49,8 @@ export class OpenAiCompatibleProvider implements EmbeddingProvider {
     this.model = config.model;
     this.batchSize = config.batchSize;
     const key = environ[config.apiKeyEnv];
+    // OpenAI-style servers quote a refused key back ("Incorrect API key provided: sk-…").
+    rememberSecret(key);
     this.#keyEnv = config.apiKeyEnv;
     this.#keySet = Boolean(key);
     this.#http = new HttpClient({
