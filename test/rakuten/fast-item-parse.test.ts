@@ -62,6 +62,7 @@ describe("parseItemSearchFast", () => {
       [{ reviewCount: "many" }, "reviewCount", "must be a number or numeric text"],
       [{ genreId: "abc" }, "genreId", "must be a number or numeric text"],
       [{ pointRate: "0x10" }, "pointRate", "must be a number or numeric text"],
+      [{ pointRate: "1e400" }, "pointRate", "must be a number or numeric text"],
       [{ affiliateRate: true }, "affiliateRate", "must be a number or numeric text"],
       [{ availability: [1] }, "availability", "must be a number or numeric text"],
       [{ itemCaption: false }, "itemCaption", "must be text or a number"],

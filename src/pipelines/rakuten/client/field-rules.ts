@@ -15,11 +15,13 @@ const NUMERIC_TEXT = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 /** A number, numeric text (trimmed), or null for null, absent and "". */
 export function numberField(v: unknown): number | null | typeof WRONG {
   if (v === undefined || v === null) return null;
-  if (typeof v === "number") return v;
+  if (typeof v === "number") return Number.isFinite(v) ? v : WRONG;
   if (typeof v !== "string") return WRONG;
   const t = v.trim();
   if (t === "") return null;
-  return NUMERIC_TEXT.test(t) ? Number(t) : WRONG;
+  // "1e400" is decimal text, but no number: it would be stored as Infinity.
+  const n = NUMERIC_TEXT.test(t) ? Number(t) : Number.NaN;
+  return Number.isFinite(n) ? n : WRONG;
 }
 
 /** Text as sent, a number as its decimal text, or null for null and absent. */
