@@ -1,6 +1,7 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import { newMessageId } from "./message-id.ts";
 import type {
+  ListedState,
   Queue,
   QueueHandler,
   QueueMessageInfo,
@@ -99,6 +100,22 @@ export class DriverQueue implements Queue {
     const limit = options.limit ?? 100;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`invalid limit ${limit}`);
     return (await this.driver.deadLetters(queue, limit)) as QueueMessageInfo<T>[];
+  }
+
+  async messages<T = unknown>(
+    queue: string,
+    options: { state?: ListedState; limit?: number } = {},
+  ): Promise<QueueMessageInfo<T>[]> {
+    this.#assertOpen();
+    const limit = options.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`invalid limit ${limit}`);
+    return (await this.driver.messages(queue, options.state, limit)) as QueueMessageInfo<T>[];
+  }
+
+  deleteMessages(queue: string, ids: readonly string[]): Promise<string[]> {
+    this.#assertOpen();
+    assertQueueName(queue);
+    return ids.length === 0 ? Promise.resolve([]) : this.driver.deleteMessages(queue, ids);
   }
 
   retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]> {

@@ -1,4 +1,4 @@
-import type { QueueMessage, QueueMessageInfo, QueueStats } from "./queue.ts";
+import type { ListedState, QueueMessage, QueueMessageInfo, QueueStats } from "./queue.ts";
 import type { ResolvedSendOptions } from "./queue-options.ts";
 
 /** One delivery of a message to this process, with what the engine needs to settle it. */
@@ -45,6 +45,14 @@ export interface QueueDriver {
   stats(): Promise<QueueStats[]>;
   getMessage(queue: string, id: string): Promise<QueueMessageInfo | null>;
   deadLetters(queue: string, limit: number): Promise<QueueMessageInfo[]>;
+  /** Not-completed messages (of one state, or all three), newest first. */
+  messages(
+    queue: string,
+    state: ListedState | undefined,
+    limit: number,
+  ): Promise<QueueMessageInfo[]>;
+  /** Deletes queued or dead messages among `ids`; returns those deleted. */
+  deleteMessages(queue: string, ids: readonly string[]): Promise<string[]>;
   /**
    * Puts dead-lettered messages back in the queue, deliverable now with a fresh set of attempts;
    * returns the ids it moved. An id that is not dead, or whose singleton key already has a live

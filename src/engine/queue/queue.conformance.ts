@@ -8,6 +8,7 @@ import {
 import { deferredTests } from "./testing/conformance-deferred.ts";
 import { deliveryTests } from "./testing/conformance-delivery.ts";
 import { failureTests } from "./testing/conformance-failures.ts";
+import { inspectionTests } from "./testing/conformance-inspection.ts";
 import { processTests } from "./testing/conformance-processes.ts";
 import { stopTests } from "./testing/conformance-stop.ts";
 
@@ -40,6 +41,7 @@ export function describeQueueConformance(
     describe("delivery", () => deliveryTests(c));
     describe("failures", () => failureTests(c));
     describe("deferred work", () => deferredTests(c));
+    describe("inspection", () => inspectionTests(c));
     describe("stop", () => stopTests(c));
     describe("worker processes", () => processTests(c));
   });

@@ -89,7 +89,15 @@ export interface QueueMessageInfo<T = unknown> {
   createdAt: string;
   /** The last failure (handler error or lost visibility), null when none. */
   lastError: string | null;
+  /**
+   * Waiting messages: when the next delivery may happen (a retry's backoff, a delayed start);
+   * null for other states or when the engine does not say.
+   */
+  nextAttemptAt?: string | null;
 }
+
+/** Which messages `messages()` lists: waiting ones, held by a worker, or dead-lettered. */
+export type ListedState = "queued" | "active" | "dead";
 
 /** One interface, two engines (embedded tables; pg-boss). Chosen by `queue:` in tidemark.yaml. */
 export interface Queue {
@@ -121,6 +129,19 @@ export interface Queue {
     queue: string,
     options?: { limit?: number },
   ): Promise<QueueMessageInfo<T>[]>;
+  /**
+   * Messages of a queue that are not completed (optionally of one state), newest first, at
+   * most `limit` (default 100): for inspection (the dashboard's queue page).
+   */
+  messages<T = unknown>(
+    queue: string,
+    options?: { state?: ListedState; limit?: number },
+  ): Promise<QueueMessageInfo<T>[]>;
+  /**
+   * Deletes waiting or dead-lettered messages (never one a worker holds); returns the ids
+   * deleted. Unknown ids, and messages active meanwhile, are left alone.
+   */
+  deleteMessages(queue: string, ids: readonly string[]): Promise<string[]>;
   /**
    * Sends dead-lettered messages (these ids, or every one of the queue) back for delivery now,
    * with a fresh set of attempts; returns the ids moved. Ids that are not dead-lettered, or

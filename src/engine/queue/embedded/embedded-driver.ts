@@ -4,7 +4,7 @@ import type { DialectName } from "../../../infra/db/dialect.ts";
 import { type Database, typed } from "../../../infra/db/open-database.ts";
 import { writeTransaction } from "../../../infra/db/write-transaction.ts";
 import { type Clock, isoTimestamp } from "../../context/clock.ts";
-import type { QueueMessageInfo, QueueStats } from "../queue.ts";
+import type { ListedState, QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { Delivery, OutgoingMessage, QueueDriver } from "../queue-driver.ts";
 import { retryDelayAfter } from "../queue-options.ts";
 import { EmbeddedInspector } from "./embedded-inspector.ts";
@@ -247,6 +247,25 @@ export class EmbeddedDriver implements QueueDriver {
 
   deadLetters(queue: string, limit: number): Promise<QueueMessageInfo[]> {
     return this.#inspector.deadLetters(queue, limit);
+  }
+
+  messages(queue: string, state: ListedState | undefined, limit: number) {
+    return this.#inspector.messages(queue, state, limit);
+  }
+
+  async deleteMessages(queue: string, ids: readonly string[]): Promise<string[]> {
+    const deleted: string[] = [];
+    for (let i = 0; i < ids.length; i += IDS_CHUNK) {
+      const rows = await this.#k
+        .deleteFrom(T)
+        .where("queue", "=", queue)
+        .where("id", "in", ids.slice(i, i + IDS_CHUNK))
+        .where("state", "in", ["queued", "dead"])
+        .returning("id")
+        .execute();
+      deleted.push(...rows.map((r) => r.id));
+    }
+    return deleted;
   }
 
   async retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]> {

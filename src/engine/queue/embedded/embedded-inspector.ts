@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { type Clock, isoTimestamp } from "../../context/clock.ts";
-import type { QueueMessageInfo, QueueStats } from "../queue.ts";
+import type { ListedState, QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { EmbeddedQueueOptions } from "./embedded-driver.ts";
 import {
   type QueueMessagesTable,
@@ -22,6 +22,7 @@ function toInfo(row: QueueMessagesTable): QueueMessageInfo {
     attempts: row.attempts,
     createdAt: row.created_at,
     lastError: row.last_error,
+    nextAttemptAt: row.state === "queued" ? new Date(Number(row.due_at_ms)).toISOString() : null,
   };
 }
 
@@ -140,6 +141,22 @@ export class EmbeddedInspector {
       .where("state", "=", "dead")
       .where("queue", "=", queue)
       .orderBy("due_at_ms", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map(toInfo);
+  }
+
+  async messages(
+    queue: string,
+    state: ListedState | undefined,
+    limit: number,
+  ): Promise<QueueMessageInfo[]> {
+    const rows = await this.k
+      .selectFrom(T)
+      .selectAll()
+      .where("queue", "=", queue)
+      .where("state", "in", state ? [state] : ["queued", "active", "dead"])
+      .orderBy("id", "desc")
       .limit(limit)
       .execute();
     return rows.map(toInfo);

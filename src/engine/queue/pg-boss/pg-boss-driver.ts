@@ -4,11 +4,11 @@ import { connectFailure, redactDatabaseUrl } from "../../../infra/db/open-databa
 import { ConfigError } from "../../../infra/errors.ts";
 import type { Logger } from "../../../infra/logging/logger.ts";
 import { redactText } from "../../../infra/logging/redact.ts";
-import type { QueueMessageInfo, QueueStats } from "../queue.ts";
+import type { ListedState, QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { Delivery, OutgoingMessage, QueueDriver } from "../queue-driver.ts";
 import { DEFAULT_SEND_OPTIONS } from "../queue-options.ts";
 import { createQueueOnce } from "./create-queue-once.ts";
-import { isUuid, type PgBossJobRow, toMessageInfo } from "./pg-boss-mapping.ts";
+import { isUuid, PG_BOSS_STATES, type PgBossJobRow, toMessageInfo } from "./pg-boss-mapping.ts";
 import { pgBossSql } from "./pg-boss-sql.ts";
 
 /** Where and how pg-boss runs (from `pg_boss:` in tidemark.yaml). */
@@ -256,6 +256,30 @@ export class PgBossDriver implements QueueDriver {
   async deadLetters(queue: string, limit: number): Promise<QueueMessageInfo[]> {
     const { rows } = await this.pool.query<PgBossJobRow>(this.#sql.deadLetters, [queue, limit]);
     return rows.map(toMessageInfo);
+  }
+
+  async messages(
+    queue: string,
+    state: ListedState | undefined,
+    limit: number,
+  ): Promise<QueueMessageInfo[]> {
+    const states = state ? PG_BOSS_STATES[state] : Object.values(PG_BOSS_STATES).flat();
+    const { rows } = await this.pool.query<PgBossJobRow>(this.#sql.messages, [
+      queue,
+      states,
+      limit,
+    ]);
+    return rows.map(toMessageInfo);
+  }
+
+  async deleteMessages(queue: string, ids: readonly string[]): Promise<string[]> {
+    const uuids = ids.filter(isUuid);
+    if (uuids.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string }>(this.#sql.deleteMessages, [
+      queue,
+      uuids,
+    ]);
+    return rows.map((r) => r.id);
   }
 
   async retryDead(queue: string, ids: readonly string[] | "all"): Promise<string[]> {

@@ -1,4 +1,4 @@
-import type { MessageState, QueueMessageInfo } from "../queue.ts";
+import type { ListedState, MessageState, QueueMessageInfo } from "../queue.ts";
 
 /** The columns of a pg-boss job the adapter reads back. */
 export interface PgBossJobRow {
@@ -10,6 +10,8 @@ export interface PgBossJobRow {
   startedOn: Date | null;
   createdOn: Date;
   output: unknown;
+  /** When a waiting job may be fetched (read by the message listing only). */
+  startAfter?: Date | null;
 }
 
 const STATES: Record<PgBossJobRow["state"], MessageState> = {
@@ -29,6 +31,13 @@ function errorOf(output: unknown): string | null {
   return typeof message === "string" ? message : null;
 }
 
+/** pg-boss's states behind each listed state. */
+export const PG_BOSS_STATES: Record<ListedState, string[]> = {
+  queued: ["created", "retry"],
+  active: ["active"],
+  dead: ["failed", "cancelled"],
+};
+
 /** A pg-boss job as a QueueMessageInfo. */
 export function toMessageInfo(row: PgBossJobRow): QueueMessageInfo {
   const state = STATES[row.state];
@@ -41,6 +50,7 @@ export function toMessageInfo(row: PgBossJobRow): QueueMessageInfo {
     attempts: row.retryCount + (row.startedOn ? 1 : 0),
     createdAt: row.createdOn.toISOString(),
     lastError: state === "completed" ? null : errorOf(row.output),
+    nextAttemptAt: state === "queued" && row.startAfter ? row.startAfter.toISOString() : null,
   };
 }
 

@@ -75,6 +75,15 @@ export function pgBossSql(schema: string) {
       FROM ${schema}.queue q LEFT JOIN ${job} j ON j.name = q.name
       WHERE q.name NOT LIKE '\\_\\_pgboss\\_\\_%'
       GROUP BY q.name ORDER BY q.name`,
+    /** Not-completed jobs of a queue in the given states, newest first. */
+    messages: `SELECT id, name, data, state, retry_count AS "retryCount", started_on AS "startedOn",
+        created_on AS "createdOn", output, start_after AS "startAfter"
+      FROM ${job} WHERE name = $1 AND state::text = ANY($2::text[])
+      ORDER BY created_on DESC, id DESC LIMIT $3`,
+    /** Deletes waiting or dead jobs (never an active one). */
+    deleteMessages: `DELETE FROM ${job}
+      WHERE name = $1 AND id = ANY($2::uuid[]) AND state IN ('created', 'retry', 'failed', 'cancelled')
+      RETURNING id`,
     deadLetters: `SELECT id, name, data, state, retry_count AS "retryCount", started_on AS "startedOn",
         created_on AS "createdOn", output
       FROM ${job} WHERE name = $1 AND state = 'failed'
