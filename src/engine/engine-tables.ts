@@ -68,10 +68,19 @@ export interface UiSignInFailuresTable {
   failures: number;
 }
 
+/** A queue message a run sent (engine migration 0014). */
+export interface RunChildrenTable {
+  run_id: string;
+  queue: string;
+  message_id: string;
+  sent_at: string;
+}
+
 export interface EngineTables {
   tm_jobs: JobsTable;
   tm_runs: RunsTable;
   tm_leases: LeasesTable;
   tm_ui_revoked_sessions: UiRevokedSessionsTable;
   tm_ui_sign_in_failures: UiSignInFailuresTable;
+  tm_run_children: RunChildrenTable;
 }

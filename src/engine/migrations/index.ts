@@ -17,5 +17,6 @@ export const engineMigrations: MigrationScope = {
     "0011-idempotency-keys": await import("./0011-idempotency-keys.ts"),
     "0012-run-params": await import("./0012-run-params.ts"),
     "0013-ui-revoked-sessions": await import("./0013-ui-revoked-sessions.ts"),
+    "0014-run-children": await import("./0014-run-children.ts"),
   }),
 };

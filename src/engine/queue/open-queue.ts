@@ -2,9 +2,14 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { DriverQueue } from "./driver-queue.ts";
 import type { EmbeddedQueueOptions } from "./embedded/embedded-driver.ts";
 import type { Queue } from "./queue.ts";
+import type { QueueDriver } from "./queue-driver.ts";
+import { RunChildrenQueue } from "./run-children.ts";
 
 /** What opening a queue needs from the runtime (the embedded engine uses its database). */
-export type QueueRuntime = Pick<Runtime, "config" | "db" | "logger" | "clock">;
+export type QueueRuntime = Pick<Runtime, "config" | "db" | "logger" | "clock"> & {
+  /** Set when a running job opens the queue (its context): its sends are the run's children. */
+  runId?: string;
+};
 
 export interface OpenQueueOptions {
   /** pg-boss only: run pg-boss's cron timekeeper here (for schedules kept in pg-boss). */
@@ -16,7 +21,8 @@ export interface OpenQueueOptions {
 /**
  * Opens the queue engine chosen by `queue:` in tidemark.yaml. The embedded engine shares the
  * runtime's (migrated) database; pg-boss opens its own pool and installs its schema. Close
- * the queue (which stops its workers) before closing the runtime.
+ * the queue (which stops its workers) before closing the runtime. Opened from a job's context
+ * (which carries its run id), every message sent is recorded as a child of that run.
  */
 export async function openQueue(
   runtime: QueueRuntime,
@@ -32,11 +38,16 @@ export async function openQueue(
       schedule: options.schedule,
       logger: runtime.logger,
     });
-    return new DriverQueue(driver, runtime.logger);
+    return withRun(runtime, driver);
   }
   const { EmbeddedDriver } = await import("./embedded/embedded-driver.ts");
-  return new DriverQueue(
-    new EmbeddedDriver(runtime.db, runtime.clock, options.embedded),
-    runtime.logger,
-  );
+  return withRun(runtime, new EmbeddedDriver(runtime.db, runtime.clock, options.embedded));
+}
+
+/** The queue over `driver`; one that records its sends when a run opened it. */
+function withRun(runtime: QueueRuntime, driver: QueueDriver): Queue {
+  if (typeof runtime.runId !== "string") {
+    return new DriverQueue(driver, runtime.logger);
+  }
+  return new RunChildrenQueue(driver, runtime.logger, runtime.db, runtime.clock, runtime.runId);
 }
