@@ -10,6 +10,7 @@ import {
   type StartedMercariFake,
   startMercariFakeServer,
 } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+import { failedAnswerCount } from "../../src/pipelines/mercari/monitoring/blocked.ts";
 import { fakeClientSettings } from "./client-support.ts";
 
 let fake: StartedMercariFake;
@@ -54,6 +55,40 @@ describe("Mercari client: odd answers", () => {
     await expect(client().getItem(l.id)).rejects.toThrow(/result error \(InternalServerError\)/);
     answerOnce({ result: "error", errors: [{ code: "RecordNotFoundException" }], meta: {} });
     expect(await client().getItem(l.id)).toBe("not_found");
+  });
+
+  it("a 404 whose body is not Mercari's not-found answer fails the request instead of saying gone", async () => {
+    const l = fake.fake.catalogue.list("Nintendo Switch", { price: 21_000, shop: false });
+    const p = fake.fake.catalogue.list("Nintendo Switch", { price: 22_000, shop: true });
+    const counted = failedAnswerCount("detail", "http_404_not_mercari");
+    for (const body of [{ message: "error" }, {}, ""]) {
+      // Two attempts (retry_max_attempts 2): both answer the gateway's 404.
+      fake.server.faults.set({ statusSequence: [404, 404].map((status) => ({ status, body })) });
+      await expect(client().getItem(l.id)).rejects.toThrow(
+        /after 2 attempts: HTTP 404 without Mercari's not-found answer \(errors\[\]\.code RecordNotFoundException\)/,
+      );
+    }
+    fake.server.faults.set({ statusSequence: [{ status: 404, body: { message: "error" } }] });
+    // Retried: the second attempt reaches the fake, which knows the product.
+    expect(await client().getDetail(p.id)).toMatchObject({ id: p.id, status: "on_sale" });
+    expect(failedAnswerCount("detail", "http_404_not_mercari")).toBe(counted + 3);
+    fake.fake.knobs.gateway404 = true;
+    await expect(client().getDetail(p.id)).rejects.toThrow(/HTTP 404 without Mercari's not-found/);
+    fake.fake.knobs.gateway404 = false;
+    // Mercari's own answer still means gone.
+    fake.fake.catalogue.remove(l.id);
+    expect(await client().getItem(l.id)).toBe("not_found");
+  });
+
+  it("an HTML 404 is a block page, not a deleted item", async () => {
+    const l = fake.fake.catalogue.list("Nintendo Switch", { price: 21_000, shop: false });
+    const page = {
+      status: 404,
+      body: "<html>blocked</html>",
+      headers: { "content-type": "text/html" },
+    };
+    fake.server.faults.set({ statusSequence: [page, page] });
+    await expect(client().getItem(l.id)).rejects.toMatchObject({ reason: "html_block_page" });
   });
 
   it("a search body without meta is an error, not an empty last page", async () => {

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import {
   type Database,
   HttpClient,
+  HttpError,
   type HttpRequestEvent,
   type HttpResponse,
   type Logger,
@@ -10,9 +11,11 @@ import {
   RetryableHttpError,
   RetryPolicy,
   type RetryPolicyOptions,
+  redactedExcerpt,
   SharedRateLimiter,
   type SharedTokenLimiter,
 } from "../../../engine/index.ts";
+import { countFailedAnswer } from "../monitoring/blocked.ts";
 import type { MercariSettings } from "../settings.ts";
 import { type DpopSigner, processDpopSigner } from "./dpop.ts";
 import { normalizeItemDetail, normalizeSearchItem, normalizeShopsProduct } from "./normalize.ts";
@@ -65,25 +68,31 @@ function looksLikeHtml(response: HttpResponse): boolean {
   return type.includes("text/html") || /^\s*</.test(response.bodyText);
 }
 
+/** The error code of Mercari's documented not-found answer. */
+const NOT_FOUND_CODE = "RecordNotFoundException";
+
 /**
- * True for Mercari's "not found" answer: a 404, or a JSON body whose `errors` name
- * RecordNotFound. Not a substring search of the body: an item's description may say anything,
- * and a row is deleted on this answer.
+ * True for Mercari's documented "not found" answer only: a JSON body whose `errors` carry the
+ * code RecordNotFoundException (with a 404, or a 200 `"result": "error"`). A 404 with any other
+ * body (a gateway's `{"message":"error"}`, an empty body) is no such answer. Not a substring
+ * search of the body: an item's description may say anything, and a row is deleted on this.
  */
 function isNotFound(response: HttpResponse): boolean {
-  if (response.status === 404) return true;
   try {
     const body: unknown = JSON.parse(response.bodyText);
     const errors = (body as { errors?: unknown } | null)?.errors;
     return (
       Array.isArray(errors) &&
-      errors.some((e) =>
-        String((e as { code?: unknown } | null)?.code).startsWith("RecordNotFound"),
-      )
+      errors.some((e) => (e as { code?: unknown } | null)?.code === NOT_FOUND_CODE)
     );
   } catch {
     return false;
   }
+}
+
+/** A 404 JSON answer that is not Mercari's not-found answer: a failed request, never "gone". */
+function isStray404(response: HttpResponse): boolean {
+  return response.status === 404 && !looksLikeHtml(response) && !isNotFound(response);
 }
 
 /**
@@ -159,14 +168,19 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
           : looksLikeHtml(response)
             ? "html_block_page"
             : undefined;
-      if (reason === undefined) return response;
+      const stray = reason === undefined && isStray404(response);
+      if (reason === undefined && !stray) return response;
       if (attempt >= retry.maxAttempts) {
-        throw blocked(reason, `HTTP ${response.status} after ${attempt} attempts`, target);
+        if (reason)
+          throw blocked(reason, `HTTP ${response.status} after ${attempt} attempts`, target);
+        throw stray404(target, init.method, response, attempt);
       }
       const delayMs = retry.delayMs(attempt);
       logger.warn(
         { target, status: response.status, attempt, delayMs },
-        "mercari: block answer; retrying",
+        stray
+          ? "mercari: a 404 that is not Mercari's not-found answer; retrying"
+          : "mercari: block answer; retrying",
       );
       await retry.sleep(delayMs, init.signal);
     }
@@ -180,6 +194,22 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
   ): MercariBlockedError {
     logger.warn({ reason, target: target.split("?")[0] }, "mercari: blocked");
     return new MercariBlockedError(reason, detail, cause === undefined ? undefined : { cause });
+  }
+
+  /** The failure of a request that kept answering a 404 Mercari does not document. */
+  function stray404(
+    target: string,
+    method: string,
+    response: HttpResponse,
+    attempts: number,
+  ): HttpError {
+    const endpoint = target.startsWith(SEARCH_PATH) ? "search" : "detail";
+    countFailedAnswer(endpoint, "http_404_not_mercari");
+    return new HttpError(
+      `HTTP 404 without Mercari's not-found answer (errors[].code ${NOT_FOUND_CODE}): body ${redactedExcerpt(response.bodyText) || "(empty)"}; nothing is deleted on it`,
+      { method, url: http.resolveUrl(target).href, status: 404, attempts },
+      true,
+    );
   }
 
   function parse<S extends z.ZodType>(target: string, response: HttpResponse, schema: S) {
@@ -214,7 +244,6 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
         body: JSON.stringify(body),
         signal,
       });
-      if (response.status === 404) throw new Error(`mercari: ${SEARCH_PATH} answered 404`);
       const raw = parse(SEARCH_PATH, response, searchResponseSchema);
       const items = (raw.items ?? []).flatMap((hit) => readHit(hit));
       const token = raw.meta?.nextPageToken ?? "";

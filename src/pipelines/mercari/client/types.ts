@@ -94,6 +94,24 @@ export class MercariBlockedError extends TidemarkError {
   }
 }
 
+/**
+ * A search answered a `nextPageToken` already read in the same crawl: the paging loops, so the
+ * crawl fails (its pages say nothing about what lies beyond) instead of reading the same page
+ * to the page cap. Exit code 1.
+ */
+export class MercariPagingError extends TidemarkError {
+  constructor(
+    readonly keyword: string,
+    readonly token: string,
+    readonly page: number,
+  ) {
+    super(
+      `mercari search for ${JSON.stringify(keyword)}: meta.nextPageToken ${JSON.stringify(token)} of page ${page} repeats a token already read in this crawl; the crawl stops as failed`,
+      ExitCode.jobFailed,
+    );
+  }
+}
+
 /** True for a MercariBlockedError (also across module copies, by name). */
 export function isMercariBlocked(err: unknown): err is MercariBlockedError {
   return (

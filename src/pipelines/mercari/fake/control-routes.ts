@@ -10,6 +10,8 @@ const knobsSchema = z.strictObject({
   malformedRate: z.number().min(0).max(1).optional(),
   verifyDpop: z.boolean().optional(),
   shortPages: z.boolean().optional(),
+  gateway404: z.boolean().optional(),
+  repeatPageToken: z.boolean().optional(),
 });
 
 const advanceSchema = z.strictObject({

@@ -27,6 +27,10 @@ export interface MercariFakeKnobs {
   verifyDpop: boolean;
   /** Every third search page (from the second) comes back 7 items short, more still following. */
   shortPages: boolean;
+  /** Every item and Shops product request answers 404 `{"message":"error"}` (a gateway, not Mercari). */
+  gateway404: boolean;
+  /** Every search page from the second names the same `nextPageToken` again (a paging loop). */
+  repeatPageToken: boolean;
 }
 
 /** Options of the fake: the catalogue's, the DPoP clock and the initial knobs. */
@@ -92,6 +96,8 @@ export class MercariFake {
       malformedRate: 0,
       verifyDpop: true,
       shortPages: false,
+      gateway404: false,
+      repeatPageToken: false,
       ...options.knobs,
     };
   }
@@ -147,9 +153,15 @@ export class MercariFake {
       const answer = searchPage(this.catalogue, body, {
         blocked: this.knobs.block === "empty",
         shortPages: this.knobs.shortPages,
+        repeatPageToken: this.knobs.repeatPageToken,
       });
       if (this.knobs.block === "empty") this.stats.blocked++;
       return "error" in answer ? json({ code: 3, message: answer.error }, 400) : json(answer);
+    }
+    const detail = url.pathname === ITEM_PATH || url.pathname.startsWith(SHOPS_PREFIX);
+    if (detail && this.knobs.gateway404) {
+      this.stats.faults++;
+      return json({ message: "error" }, 404);
     }
     if (url.pathname === ITEM_PATH && request.method === "GET") {
       this.stats.item++;

@@ -50,6 +50,8 @@ function pageSpan(index: number, size: number, short: boolean): { start: number;
 export interface SearchMode {
   blocked: boolean;
   shortPages: boolean;
+  /** Pages from the second answer the token they were asked with as the next one (a loop). */
+  repeatPageToken?: boolean;
 }
 
 /**
@@ -82,7 +84,7 @@ export function searchPage(
   const more = start + size < all.length;
   return {
     meta: {
-      nextPageToken: more ? `v1:${index + 1}` : "",
+      nextPageToken: more ? `v1:${mode.repeatPageToken && index > 0 ? index : index + 1}` : "",
       previousPageToken: index > 0 ? `v1:${index - 1}` : "",
       numFound: String(all.length),
     },

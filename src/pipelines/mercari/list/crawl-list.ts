@@ -1,4 +1,10 @@
-import { MercariBlockedError, type MercariClient, type SearchItem } from "../client/types.ts";
+import {
+  MercariBlockedError,
+  type MercariClient,
+  MercariPagingError,
+  type SearchItem,
+} from "../client/types.ts";
+import { countFailedAnswer } from "../monitoring/blocked.ts";
 
 /** What the search phase is asked to read. */
 export interface ListCrawlPlan {
@@ -24,7 +30,8 @@ export type OnListPage = (fresh: readonly SearchItem[]) => void | Promise<void>;
 
 /**
  * Reads the product's search, newest first, following `nextPageToken` until it is null or the
- * page cap is reached (a short page never ends it). Touches no database itself; `onPage` hears
+ * page cap is reached (a short page never ends it); a token already read in this crawl throws
+ * MercariPagingError (a paging loop is a failure, not the last page). Touches no database itself; `onPage` hears
  * of each page's new listings as they come. Throws MercariBlockedError when the client sees a
  * block, or when the first page is empty for a product that had results.
  */
@@ -37,6 +44,7 @@ export async function crawlMercariList(
   const seen = new Map<string, SearchItem>();
   let token: string | null = "";
   let pages = 0;
+  const asked = new Set<string>([""]);
   while (token !== null && pages < plan.maxPages) {
     signal?.throwIfAborted();
     const page = await client.search(
@@ -64,6 +72,11 @@ export async function crawlMercariList(
       fresh.push(item);
     }
     token = page.nextPageToken;
+    if (token !== null && asked.has(token)) {
+      countFailedAnswer("search", "repeated_page_token");
+      throw new MercariPagingError(plan.keyword, token, pages);
+    }
+    if (token !== null) asked.add(token);
     if (onPage && fresh.length > 0) await onPage(fresh);
   }
   return { items: [...seen.values()], pages };
