@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
+import type { Runtime } from "../../engine/runtime/runtime.ts";
+import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";
 import type { CliSession } from "../session.ts";
 import { writeFailure } from "../write-user-file.ts";
 
-/** Marks a folder as the demo's own, so a later demo may wipe it and start over. */
-const MARKER = ".tidemark-demo";
+const MARKER = DEMO_MARKER;
 /** The demo's config: its data dir is the folder itself, whatever the user's shell says. */
 const DEMO_CONFIG =
   "# Written by `tidemark demo`: the demo's own data, separate from yours.\ndata_dir: .\n";
@@ -37,6 +38,25 @@ function fillDemoDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, MARKER), "");
   writeFileSync(path.join(dir, "tidemark.yaml"), DEMO_CONFIG);
+}
+
+/**
+ * The demo's jobs ran against fakes that are gone once it ends; its config does not point at
+ * them, so a scheduled job left enabled would reach the real service when the folder is served.
+ */
+async function disableDemoJobs(runtime: Runtime): Promise<string[]> {
+  const [{ JobService }, { JobRepo }] = await Promise.all([
+    import("../../engine/jobs/job-service.ts"),
+    import("../../engine/jobs/job-repo.ts"),
+  ]);
+  const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
+  const disabled: string[] = [];
+  for (const job of await new JobRepo(runtime.db).list()) {
+    if (!job.enabled) continue;
+    await jobs.update(job.name, { enabled: false });
+    disabled.push(job.name);
+  }
+  return disabled;
 }
 
 /** `tidemark demo`: every pipeline's demo against its fake, in its own data dir. */
@@ -94,6 +114,11 @@ export function registerDemoCommand(program: Command, session: CliSession): void
         for (const p of withDemo) {
           session.print(`\n== ${p.name}: ${p.description}`);
           await p.demo?.({ runtime, dataDir, print: (line) => session.print(line), command });
+        }
+        const disabled = await disableDemoJobs(runtime);
+        if (disabled.length > 0) {
+          session.print(`\nDisabled: ${disabled.join(", ")}`);
+          session.print(`  (${DEMO_DISABLED_REASON})`);
         }
       } finally {
         await runtime.close();

@@ -2,14 +2,13 @@ import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { stringify } from "yaml";
 import { NotFoundError, UsageError } from "../../engine/errors.ts";
-import type { JobRecord } from "../../engine/jobs/job-repo.ts";
 import type { JobService } from "../../engine/jobs/job-service.ts";
-import { formatTable } from "../../engine/output/format-table.ts";
 import { readYamlFile } from "../../infra/config/load-config.ts";
+import { demoDisabledReason } from "../../infra/demo/demo-folder.ts";
 import { jsonValue } from "../option-parsers.ts";
-import { ago, fromNow } from "../output/relative-time.ts";
 import type { CliSession } from "../session.ts";
 import { writeUserFile } from "../write-user-file.ts";
+import { describeJob, listJobs, withReason } from "./job-list.ts";
 import { describeJobType, listJobTypes } from "./job-type-docs.ts";
 
 interface ParamsOptions {
@@ -46,79 +45,6 @@ async function jobService(session: CliSession, name?: string): Promise<JobServic
   return new JobService(runtime.db, runtime.registry, runtime.clock);
 }
 
-function describeJob(session: CliSession, job: JobRecord): void {
-  session.print(`name:      ${job.name}`);
-  session.print(`type:      ${job.type}`);
-  session.print(`schedule:  ${job.schedule ?? "(none: runs only when asked)"}`);
-  session.print(`timezone:  ${job.timezone}`);
-  if (job.jitter) session.print(`jitter:    up to ${job.jitter}s after each occurrence`);
-  session.print(`enabled:   ${job.enabled ? "yes" : "no"}`);
-  session.print(`created:   ${job.createdAt}`);
-  session.print(`updated:   ${job.updatedAt}`);
-  session.print("params:");
-  session.print(
-    stringify(job.params)
-      .trimEnd()
-      .split("\n")
-      .map((l) => `  ${l}`)
-      .join("\n"),
-  );
-}
-
-/** `job ls`: the jobs table, then when each fires next and how its last run went. */
-async function listJobs(session: CliSession, json: boolean): Promise<void> {
-  const runtime = await session.runtime();
-  const [{ listJobOverviews }, { RunRepo }] = await Promise.all([
-    import("../../engine/runs/job-overview.ts"),
-    import("../../engine/runs/run-repo.ts"),
-  ]);
-  const now = runtime.clock.now();
-  // As `runs ls` does: a run whose process died must not show as running.
-  await new RunRepo(runtime.db, runtime.events).markAbandoned(now.toISOString());
-  const overviews = await listJobOverviews(runtime.db, now);
-  if (json) {
-    return session.printJson(
-      overviews.map(({ job, nextOccurrenceAt, lastRun }) => ({
-        ...job,
-        nextOccurrenceAt,
-        lastRun: lastRun && {
-          runId: lastRun.runId,
-          status: lastRun.status,
-          startedAt: lastRun.startedAt,
-          finishedAt: lastRun.finishedAt,
-          error: lastRun.error,
-        },
-      })),
-    );
-  }
-  if (overviews.length === 0) {
-    return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
-  }
-  const jobs = overviews.map((o) => o.job);
-  session.print(
-    formatTable(
-      ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
-      jobs.map((j) => [j.name, j.type, j.schedule, j.timezone, j.enabled ? "yes" : "no"]),
-    ),
-  );
-  session.print();
-  session.print(
-    formatTable(
-      ["NAME", "NEXT FIRE", "LAST RUN", "AGE"],
-      overviews.map(({ job, nextOccurrenceAt: next, lastRun: last }) => [
-        job.name,
-        next
-          ? `${next.replace(/\.\d{3}Z$/, "Z")} (${fromNow(next, now)})`
-          : job.schedule === null
-            ? "- (no schedule)"
-            : "- (disabled)",
-        last ? last.status : "- (never ran)",
-        last ? ago(last.startedAt, now) : "-",
-      ]),
-    ),
-  );
-}
-
 /** `tidemark job ls | show | add | update | enable | disable | rm | import | export | types | describe`. */
 export function registerJobCommands(program: Command, session: CliSession): void {
   const job = program
@@ -137,8 +63,10 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .option("--json", "machine-readable output")
     .action(async (name: string, opts: { json?: boolean }) => {
       const record = await (await jobService(session, name)).get(name);
-      if (opts.json) return session.printJson(record);
-      describeJob(session, record);
+      const { dataDir } = await session.config();
+      const reason = demoDisabledReason(dataDir, record);
+      if (opts.json) return session.printJson({ ...record, ...withReason(reason) });
+      describeJob(session, record, dataDir);
     });
 
   job

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import { checkQueueNames, collectQueueHandlers } from "../../engine/workers/index.ts";
 import { DEFAULT_SERVER_SETTINGS } from "../../infra/config/load-config.ts";
+import { DEMO_DISABLED_REASON, isDemoFolder } from "../../infra/demo/demo-folder.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
 import { drainUntilEmpty } from "./worker-drain-command.ts";
@@ -94,6 +95,9 @@ export function registerServeCommands(program: Command, session: CliSession): vo
             queues: opts.queue,
           });
           session.print(`Listening on ${handle.url}`);
+          if (isDemoFolder(config.dataDir)) {
+            session.print(`Demo data: its jobs stay disabled (${DEMO_DISABLED_REASON})`);
+          }
           return handle;
         });
       },
