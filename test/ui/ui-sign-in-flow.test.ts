@@ -46,6 +46,47 @@ describeEachDialect("dashboard sign-in flow", (h) => {
     expect((await app.request("/ui/sign-in")).status).toBe(200);
   });
 
+  it("a `next` that would leave the dashboard lands on /ui, signing in or already signed in", async () => {
+    const app = appWithToken(await openTestRuntime(h));
+    const hostile = [
+      "/ui/../..//evil.example",
+      "/ui/%2e%2e/%2e%2e//evil.example",
+      "/ui/..%2f..%2f%2fevil.example",
+      "/ui/..\\..\\evil.example",
+      "//evil.example",
+    ];
+    let session = "";
+    for (const next of hostile) {
+      const form = await app.request(`/ui/sign-in?next=${encodeURIComponent(next)}`);
+      const page = await form.text();
+      expect(page).toContain('name="next" value="/ui"');
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+      const signed = await app.request("/ui/sign-in", {
+        method: "POST",
+        headers: { cookie: cookiesOf(form), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: csrf, token: TOKEN, next }).toString(),
+      });
+      expect(signed.status, next).toBe(303);
+      expect(signed.headers.get("location"), next).toBe("/ui");
+      session = cookiesOf(signed);
+    }
+    for (const next of hostile) {
+      const again = await app.request(`/ui/sign-in?next=${encodeURIComponent(next)}`, {
+        headers: { cookie: session },
+      });
+      expect(again.status, next).toBe(302);
+      expect(again.headers.get("location"), next).toBe("/ui");
+    }
+    // Dot segments that stay inside the dashboard are resolved, not refused.
+    const inside = await app.request(
+      `/ui/sign-in?next=${encodeURIComponent("/ui/runs/../queue")}`,
+      {
+        headers: { cookie: session },
+      },
+    );
+    expect(inside.headers.get("location")).toBe("/ui/queue");
+  });
+
   it("without authentication, pages offer no Sign out (there is nothing to sign out of)", async () => {
     const { get } = await openUi(await openTestRuntime(h));
     for (const p of ["/ui", "/ui/runs", "/ui/queue", "/ui/nope"]) {

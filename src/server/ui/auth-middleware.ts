@@ -3,9 +3,9 @@ import type { MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { CookieOptions } from "hono/utils/cookie";
-import { safeNext } from "./format.ts";
 import { uiError } from "./pages/error-page.ts";
 import type { RevokedSessions } from "./revoked-sessions.ts";
+import { safeNext } from "./safe-next.ts";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Session, type SessionKeys } from "./session.ts";
 import type { UiContext, UiEnv } from "./ui-env.ts";
 
@@ -141,7 +141,7 @@ export function requireSession(
       // changes, but as a page that says so and leads to the sign-in form.
       if (c.req.method !== "GET") uiError(401, "Your session ended, so nothing was changed.");
       const next = c.req.path + (new URL(c.req.url).search || "");
-      return c.redirect(`/ui/sign-in?next=${encodeURIComponent(next)}`, 302);
+      return c.redirect(`/ui/sign-in?next=${encodeURIComponent(safeNext(next))}`, 302);
     }
     // Set first, so even the refusal below is a page with the navigation.
     c.set("session", session);

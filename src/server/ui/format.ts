@@ -28,10 +28,5 @@ export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-/** A path inside the dashboard to return to after sign-in; anything else becomes /ui. */
-export function safeNext(next: string | undefined): string {
-  if (next === undefined || !/^\/ui(?:[/?]|$)/.test(next) || /[\\\r\n]/.test(next)) {
-    return "/ui";
-  }
-  return next;
-}
+// Kept here for callers that import it with the other formatters.
+export { safeNext } from "./safe-next.ts";

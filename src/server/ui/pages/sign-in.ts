@@ -11,9 +11,9 @@ import {
   startSession,
 } from "../auth-middleware.ts";
 import { clientAddress } from "../client-address.ts";
-import { safeNext } from "../format.ts";
 import { shell } from "../layout.ts";
 import type { RevokedSessions } from "../revoked-sessions.ts";
+import { safeNext } from "../safe-next.ts";
 import type { SessionKeys } from "../session.ts";
 import type { SignInThrottle } from "../sign-in-throttle.ts";
 import type { UiApp, UiContext } from "../ui-env.ts";
