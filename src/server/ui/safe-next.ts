@@ -2,6 +2,7 @@
 
 const FALLBACK = "/ui";
 /** Backslashes (browsers read them as `/`) and control characters (header splitting, tabs). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
 const UNSAFE_CHARS = /[\\\u0000-\u001f\u007f]/;
 
 /**
