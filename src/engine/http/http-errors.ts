@@ -88,6 +88,8 @@ export class BadPayloadError extends HttpError {
   readonly kind: BadPayloadKind;
   /** One-line summary of the validation issues (`path: message; …`), empty unless kind is `schema`. */
   readonly issues: string;
+  /** The first failing field's path (`items[0].id`, `(root)`), empty unless kind is `schema`. */
+  readonly field: string;
   /** Redacted start of the response body. */
   readonly bodyExcerpt: string;
   constructor(
@@ -95,6 +97,8 @@ export class BadPayloadError extends HttpError {
       kind: BadPayloadKind;
       bodyText: string;
       issues?: string;
+      /** The first failing field's path; by default the path the issues start with. */
+      field?: string;
       detail?: string;
     },
   ) {
@@ -109,8 +113,15 @@ export class BadPayloadError extends HttpError {
     super(`${what}; body: ${bodyExcerpt || "(empty)"}`, init, init.kind === "truncated");
     this.kind = init.kind;
     this.issues = init.issues ?? "";
+    this.field = init.field ?? (init.kind === "schema" ? firstIssuePath(this.issues) : "");
     this.bodyExcerpt = bodyExcerpt;
   }
+}
+
+/** The path an issues line starts with (`a.b` of `a.b: message; …`), or `(root)`. */
+function firstIssuePath(issues: string): string {
+  const colon = issues.indexOf(": ");
+  return colon > 0 ? issues.slice(0, colon) : "(root)";
 }
 
 /** The status line and headers a quota detector may look at. */

@@ -34,6 +34,11 @@ const app = (req: Request): Response => {
   if (url.pathname === "/offset") {
     const start = Number(q.get("startIndex"));
     const size = Number(q.get("maxResults"));
+    // Past the end the source answers its documented empty shape, or (`pastEnd`) something else.
+    if (start >= ITEMS.length) {
+      const pastEnd = q.get("pastEnd");
+      return pastEnd ? new Response(pastEnd, { headers: JSON_TYPE }) : Response.json(EMPTY_ANSWER);
+    }
     // Page 5..9 comes back short: the source filtered two items out.
     const items = ITEMS.slice(start, start + size).filter((_, i) => start !== 5 || i < 3);
     return Response.json({ totalItems: q.has("noTotal") ? undefined : ITEMS.length, items });
@@ -62,8 +67,15 @@ const app = (req: Request): Response => {
   return new Response("not found", { status: 404 });
 };
 
+const JSON_TYPE = { "content-type": "application/json" };
+/** The offset source's documented answer past the end: no `items`, totalItems 0. */
+const EMPTY_ANSWER = { totalItems: 0 };
+
 const TokenPage = z.object({ items: z.array(z.string()), nextPageToken: z.string().optional() });
-const OffsetPage = z.object({ items: z.array(z.string()), totalItems: z.number().optional() });
+const OffsetPage = z.object({
+  items: z.array(z.string()).optional(),
+  totalItems: z.number().optional(),
+});
 const LinkPage = z.object({ items: z.array(z.string()), next: z.string().nullable().optional() });
 
 let server: FakeServer;
@@ -147,9 +159,24 @@ const offsetPaging = {
     target: "/offset",
     query: { startIndex: offset, maxResults: size },
   }),
-  itemCount: (page: z.output<typeof OffsetPage>) => page.items.length,
+  itemCount: (page: z.output<typeof OffsetPage>) => page.items?.length ?? 0,
   total: (page: z.output<typeof OffsetPage>) => page.totalItems,
+  isEmptyAnswer: (page: z.output<typeof OffsetPage>) =>
+    page.items === undefined && page.totalItems === 0,
 };
+
+/** Offset paging without a total, whose page past the end is `pastEnd` (default: documented). */
+function pagingPastEnd(pastEnd?: string, method?: string) {
+  return {
+    ...offsetPaging,
+    total: undefined,
+    request: (offset: number, size: number) => ({
+      target: "/offset",
+      method,
+      query: { startIndex: offset, maxResults: size, noTotal: 1, pastEnd },
+    }),
+  };
+}
 
 describe("paginateByOffset", () => {
   it("does not stop on a short page, and stops when the total is reached", async () => {
@@ -165,19 +192,46 @@ describe("paginateByOffset", () => {
     expect(server.requests).toHaveLength(5);
   });
 
-  it("without a total, stops on the first empty page", async () => {
-    const pages = await collect(
-      paginateByOffset(client, {
-        ...offsetPaging,
-        total: undefined,
-        request: (offset, size) => ({
-          target: "/offset",
-          query: { startIndex: offset, maxResults: size, noTotal: 1 },
-        }),
-      }),
-    );
+  it("without a total, stops on the source's documented empty answer", async () => {
+    const pages = await collect(paginateByOffset(client, pagingPastEnd()));
     expect(pages.map((p) => p.position)).toEqual([0, 5, 10, 15, 20, 25]);
-    expect(pages.at(-1)).toMatchObject({ done: true, next: undefined, data: { items: [] } });
+    expect(pages.at(-1)).toMatchObject({ done: true, next: undefined, data: EMPTY_ANSWER });
+  });
+
+  it("fails on a page without items that is not the documented empty answer, naming the request", async () => {
+    for (const pastEnd of [
+      "{}",
+      '{"items":[]}',
+      '{"totalItems":23}',
+      '{"items":[],"totalItems":0}',
+    ]) {
+      server.reset();
+      const seen: number[] = [];
+      const err = await (async () => {
+        for await (const page of paginateByOffset(client, pagingPastEnd(pastEnd))) {
+          seen.push(page.position);
+        }
+      })().catch((e: unknown) => e);
+      expect(err, pastEnd).toBeInstanceOf(BadPayloadError);
+      const bad = err as BadPayloadError;
+      expect(bad.kind).toBe("schema");
+      expect(bad.field).toBe("(root)");
+      expect(bad.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/offset\?startIndex=25&/);
+      expect(bad.message).toContain("not the source's documented empty answer");
+      // The pages before it were yielded; the bad one was not, so no cursor can move past it.
+      expect(seen).toEqual([0, 5, 10, 15, 20]);
+    }
+  });
+
+  it("names the method and the first failing field when a page has the wrong shape", async () => {
+    const err = await collect(paginateByOffset(client, pagingPastEnd('{"items":"none"}', "post")))
+      .then(() => undefined)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadPayloadError);
+    const bad = err as BadPayloadError;
+    expect(bad.field).toBe("items");
+    expect(bad.method).toBe("POST");
+    expect(bad.message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/offset\?.* items: /);
   });
 
   it("applies the caller's stop rule and advance mode, and resumes from an offset", async () => {

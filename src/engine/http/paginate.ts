@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { HttpClient } from "./http-client.ts";
 import type { HttpResponse, QueryParams } from "./http-client-types.ts";
-import { BadPayloadError, HttpError } from "./http-errors.ts";
+import { BadPayloadError, HttpError, type HttpErrorInit } from "./http-errors.ts";
 import { parseJsonBody } from "./parse-json-body.ts";
 
 /** What to send for one page; `target` is relative to the client's baseUrl or absolute. */
@@ -64,8 +64,15 @@ export type TokenPaging<T> = PagingOptions<T> & {
 export type OffsetPaging<T> = PagingOptions<T> & {
   request(offset: number, pageSize: number): PageRequest;
   pageSize: number;
-  /** Items on the page; an empty page ends the iteration. */
+  /** Items on the page (an integer >= 0; anything else fails the page). */
   itemCount(page: T): number;
+  /**
+   * The source's documented empty answer ("no results", "past the end"), e.g. Google Books'
+   * `{"kind":"books#volumes","totalItems":0}` without `items`. Only a page this accepts ends the
+   * iteration by having no items; any other page without items fails with a BadPayloadError
+   * naming the request, so a body that merely lacks the items is never read as the end.
+   */
+  isEmptyAnswer(page: T): boolean;
   /** The source's total, when it reports one; reaching it ends the iteration. */
   total?(page: T): number | undefined;
   /**
@@ -113,8 +120,9 @@ export function paginateByToken<T>(
 }
 
 /**
- * Iterates an offset/limit API. Ends on an empty page, when `total` is reached, or when the
- * caller's `stop` says so — never on a merely short page, which many APIs return mid-way.
+ * Iterates an offset/limit API. Ends on the source's documented empty answer, when `total` is
+ * reached, or when the caller's `stop` says so — never on a merely short page, which many APIs
+ * return mid-way, and never on a page without items that is not the documented empty answer.
  */
 export function paginateByOffset<T>(
   client: HttpClient,
@@ -127,9 +135,15 @@ export function paginateByOffset<T>(
   return walk<T, number>(client, options, {
     start: options.start ?? 0,
     request: (offset) => options.request(offset, pageSize),
-    next(data, page) {
+    next(data, page, fail) {
       const itemCount = options.itemCount(data);
-      if (itemCount <= 0) return undefined;
+      if (!(Number.isInteger(itemCount) && itemCount >= 0)) {
+        return fail(`(root): item count ${itemCount} is not a whole number`);
+      }
+      if (itemCount === 0) {
+        if (options.isEmptyAnswer(data)) return undefined;
+        return fail("(root): no items, and not the source's documented empty answer");
+      }
       const nextOffset = page.position + (options.advance === "itemCount" ? itemCount : pageSize);
       const total = options.total?.(data);
       if (total !== undefined && nextOffset >= total) return undefined;
@@ -178,8 +192,15 @@ export function paginateByNextUrl<T>(
 interface PagingPlan<T, P> {
   start: P;
   request(position: P): PageRequest;
-  /** The next position, or undefined when `page` is the last. */
-  next(data: T, page: Omit<Page<T, P>, "data" | "next" | "done">): P | undefined;
+  /**
+   * The next position, or undefined when `page` is the last. `fail(issue)` throws the
+   * BadPayloadError of a page whose shape is wrong (issue: `field.path: what is wrong`).
+   */
+  next(
+    data: T,
+    page: Omit<Page<T, P>, "data" | "next" | "done">,
+    fail: (issue: string) => never,
+  ): P | undefined;
 }
 
 async function* walk<T, P>(
@@ -203,19 +224,22 @@ async function* walk<T, P>(
       headers: { accept: "application/json", ...request.headers },
       signal,
     });
-    const { status, headers, attempts } = response;
-    const data = decode(options, response, url);
+    const { status, headers, attempts, bodyText } = response;
+    const init = { method: (request.method ?? "GET").toUpperCase(), url, status, attempts };
+    const data = decode(options, response, init);
     const page = { index, position, url, status, headers, attempts };
-    const next = plan.next(data, page);
+    const fail = (issues: string): never => {
+      throw new BadPayloadError({ ...init, kind: "schema", bodyText, issues });
+    };
+    const next = plan.next(data, page, fail);
     yield { ...page, data, next, done: next === undefined };
     if (next === undefined) return;
     position = next;
   }
 }
 
-function decode<T>(decoder: PageDecoder<T>, response: HttpResponse, url: string): T {
-  const { bodyText, headers, status, attempts } = response;
-  const init = { url, status, attempts };
+function decode<T>(decoder: PageDecoder<T>, response: HttpResponse, init: HttpErrorInit): T {
+  const { bodyText, headers } = response;
   if (!("parse" in decoder)) return parseJsonBody(bodyText, headers, decoder.schema, init);
   const json = parseJsonBody(bodyText, headers, z.unknown(), init);
   try {

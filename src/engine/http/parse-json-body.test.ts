@@ -41,11 +41,38 @@ describe("parseJsonBody", () => {
     expect(failure("  ").message).toContain("empty body");
   });
 
-  it("names every bad field on one line", () => {
+  it("names the request and every bad field, the first one as `field`", () => {
     const err = failure('{"id":5,"tags":["x",7]}');
     expect(err.kind).toBe("schema");
     expect(err.issues).toMatch(/^id: .+; tags\[1\]: .+$/);
+    expect(err.field).toBe("id");
+    expect(err.message).toMatch(
+      /^GET https:\/\/api\.example\.com\/x\?key=\[REDACTED\] failed: .*id: /,
+    );
+    expect(err.message).not.toContain("SECRET");
     expect(err.retryable).toBe(false);
     expect(err.url).toBe("https://api.example.com/x?key=[REDACTED]");
+  });
+});
+
+describe("parseJsonBody on a wrong-typed or missing field", () => {
+  it("fails naming the field's path, never reading the body as empty", () => {
+    const List = z.object({ items: z.array(z.object({ id: z.string() })) });
+    const post = { ...init, method: "POST" };
+    for (const [body, field] of [
+      ["{}", "items"],
+      ['{"items":null}', "items"],
+      ['{"items":[{"id":"a"},{"id":7}]}', "items[1].id"],
+    ] as const) {
+      let caught: unknown;
+      try {
+        parseJsonBody(body, new Headers(), List, post);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught, body).toBeInstanceOf(BadPayloadError);
+      expect((caught as BadPayloadError).field).toBe(field);
+      expect((caught as BadPayloadError).message).toMatch(/^POST https:\/\/api\.example\.com\/x/);
+    }
   });
 });

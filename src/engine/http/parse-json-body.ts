@@ -1,5 +1,10 @@
 import type { z } from "zod";
-import { BadPayloadError, type HttpErrorInit, summarizeIssues } from "./http-errors.ts";
+import {
+  BadPayloadError,
+  formatIssuePath,
+  type HttpErrorInit,
+  summarizeIssues,
+} from "./http-errors.ts";
 
 /** Decides whether a JSON.parse failure looks like a body cut short rather than garbage. */
 function looksTruncated(bodyText: string, headers: Headers, parseError: string): boolean {
@@ -11,7 +16,9 @@ function looksTruncated(bodyText: string, headers: Headers, parseError: string):
 }
 
 /**
- * Parses a JSON body and validates it with `schema`; throws BadPayloadError on any failure.
+ * Parses a JSON body and validates it with `schema`; throws BadPayloadError on any failure: a
+ * body that is not the documented shape is a failure of the request (named by `init`'s method
+ * and URL, secrets redacted) and of its first failing field (`field`), never "no data".
  * `fast`, when given, may return the schema's output for the parsed JSON itself (a hand-written
  * check of the common shape, cheaper than the schema); undefined lets the schema decide.
  */
@@ -38,5 +45,13 @@ export function parseJsonBody<S extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issues = summarizeIssues(parsed.error.issues);
-  throw new BadPayloadError({ ...init, kind: "schema", bodyText, issues, cause: parsed.error });
+  const field = formatIssuePath(parsed.error.issues[0]?.path ?? []);
+  throw new BadPayloadError({
+    ...init,
+    kind: "schema",
+    bodyText,
+    issues,
+    field,
+    cause: parsed.error,
+  });
 }
