@@ -88,6 +88,46 @@ describe("parseItemSearchFast", () => {
     expect(parseItemSearchFast({ count: "many", Items: [] })).toBeUndefined();
   });
 
+  it("refuses a number the field cannot hold, naming the field, in both parses", () => {
+    const price = "wrong value: a price must be a whole number of yen, 0 or more";
+    const average = "wrong value: a review average must be between 0 and 5";
+    const wrong: Array<[Record<string, unknown>, string, string]> = [
+      [{ itemPrice: "9007199254740993" }, "itemPrice", price],
+      [{ itemPrice: 1e308 }, "itemPrice", price],
+      [{ itemPrice: -5 }, "itemPrice", price],
+      [{ itemPrice: "1.5" }, "itemPrice", price],
+      [{ reviewAverage: 1e300 }, "reviewAverage", average],
+      [{ reviewAverage: "-0.5" }, "reviewAverage", average],
+      [
+        { reviewCount: 2.5 },
+        "reviewCount",
+        "wrong value: a count must be a whole number, 0 or more",
+      ],
+      [{ pointRate: "9007199254740993" }, "pointRate", "wrong value: beyond 2^53"],
+    ];
+    for (const [patch, field, message] of wrong) {
+      for (const json of [body(5, 2, patch), body(6, 1, patch)]) {
+        expect(parseItemSearchFast(json), field).toBeUndefined();
+        const slow = itemSearchSchema.safeParse(json);
+        expect(slow.error?.issues.map((i) => i.path.join("."))).toEqual([`Items.0.${field}`]);
+        expect(slow.error?.issues[0]?.message).toContain(message);
+      }
+    }
+    // The edges stay good values.
+    expectAgrees(body(7, 2, { itemPrice: 0, reviewAverage: "5.00", reviewCount: "0" }));
+    expectAgrees(body(7, 1, { itemPrice: Number.MAX_SAFE_INTEGER, reviewAverage: 0 }));
+  });
+
+  it("reads no items as zero hits only with count 0; `{}` or a count above 0 is refused at Items", () => {
+    for (const json of [{}, { count: 3 }, { count: 1, Items: [] }, { page: 1, Items: null }]) {
+      expect(parseItemSearchFast(json)).toBeUndefined();
+      const slow = itemSearchSchema.safeParse(json);
+      expect(slow.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+        ["Items", expect.stringContaining("no items, and count is not 0")],
+      ]);
+    }
+  });
+
   it("agrees on absent, null and empty Items and on paging fields as text", () => {
     expectAgrees({ count: 0, page: 1, pageCount: 0, hits: 0 });
     expectAgrees({ count: "0", page: "1", Items: null });

@@ -42,11 +42,21 @@ export async function openRakutenHarness(
     size: opts.size ?? 60,
     knobs: { rateLimit: false, retryAfterSeconds: 0, ...opts.knobs },
   });
-  /** Test hooks: `beforeRequest` runs (and may wait) before the fake answers each request. */
-  const hooks: { beforeRequest?: (request: Request) => Promise<void> } = {};
+  /**
+   * Test hooks: `beforeRequest` runs (and may wait) before the fake answers each request;
+   * `rewriteBody` changes the text of each answer (what a broken API or proxy would send).
+   */
+  const hooks: {
+    beforeRequest?: (request: Request) => Promise<void>;
+    rewriteBody?: (text: string, request: Request) => string;
+  } = {};
   const server = await startFakeServer(async (request: Request) => {
     await hooks.beforeRequest?.(request);
-    return fake.handle(request);
+    const response = await fake.handle(request);
+    const rewrite = hooks.rewriteBody;
+    if (rewrite === undefined) return response;
+    const text = rewrite(await response.text(), request);
+    return new Response(text, { status: response.status, headers: response.headers });
   });
   onTestFinished(() => server.close());
   const settings = {

@@ -1,18 +1,42 @@
 import type { z } from "zod";
 import {
+  averageField,
+  countField,
   imageListField,
   isPlainObject,
+  isRefusal,
   numberField,
+  priceField,
+  REFUSED,
+  type Refusal,
   tagIdsField,
   textField,
-  WRONG,
 } from "./field-rules.ts";
 import type { itemSearchSchema, RakutenItemPayload } from "./schemas.ts";
 
 /** What itemSearchSchema gives for an Item Search body. */
 export type ItemSearchPayload = z.output<typeof itemSearchSchema>;
 
-type FieldKind = "code" | "text" | "number" | "images" | "tags";
+type FieldRule = (v: unknown) => unknown;
+
+/** The item code: text, or a number as its text. */
+function codeField(v: unknown): string | Refusal {
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : REFUSED.text;
+}
+
+/** The rule of each kind of field (the same functions itemSchema applies). */
+const RULES = {
+  code: codeField,
+  text: textField,
+  number: numberField,
+  price: priceField,
+  count: countField,
+  average: averageField,
+  images: imageListField,
+  tags: tagIdsField,
+} satisfies Record<string, FieldRule>;
+
+type FieldKind = keyof typeof RULES;
 
 /** Every field of itemSchema with the rule its schema applies (same order as the schema). */
 const ITEM_FIELDS: ReadonlyArray<readonly [keyof RakutenItemPayload, FieldKind]> = [
@@ -20,7 +44,7 @@ const ITEM_FIELDS: ReadonlyArray<readonly [keyof RakutenItemPayload, FieldKind]>
   ["itemName", "text"],
   ["catchcopy", "text"],
   ["itemCaption", "text"],
-  ["itemPrice", "number"],
+  ["itemPrice", "price"],
   ["itemUrl", "text"],
   ["affiliateUrl", "text"],
   ["affiliateRate", "number"],
@@ -35,8 +59,8 @@ const ITEM_FIELDS: ReadonlyArray<readonly [keyof RakutenItemPayload, FieldKind]>
   ["giftFlag", "number"],
   ["startTime", "text"],
   ["endTime", "text"],
-  ["reviewCount", "number"],
-  ["reviewAverage", "number"],
+  ["reviewCount", "count"],
+  ["reviewAverage", "average"],
   ["pointRate", "number"],
   ["pointRateStartTime", "text"],
   ["pointRateEndTime", "text"],
@@ -55,22 +79,6 @@ const ITEM_TEMPLATE: Readonly<Record<string, unknown>> = {
   ...Object.fromEntries(ITEM_FIELD_NAMES.map((name) => [name, null])),
 };
 
-/** The field's value by the schema's rule; WRONG leaves it to the schema (which names it). */
-function field(kind: FieldKind, v: unknown): unknown {
-  switch (kind) {
-    case "code":
-      return typeof v === "string" ? v : typeof v === "number" ? String(v) : WRONG;
-    case "text":
-      return textField(v);
-    case "number":
-      return numberField(v);
-    case "images":
-      return imageListField(v);
-    case "tags":
-      return tagIdsField(v);
-  }
-}
-
 function item(raw: unknown): RakutenItemPayload | undefined {
   // formatVersion 1 wraps each item as {"Item": {...}}.
   let v = raw;
@@ -79,9 +87,10 @@ function item(raw: unknown): RakutenItemPayload | undefined {
   // Filled in place: adding 29 properties by computed name would turn the object into a
   // dictionary, and every later read and copy of it (a spread costs ~5 µs) would be slow.
   const out: Record<string, unknown> = { ...ITEM_TEMPLATE };
+  // A refused value is left to the schema, which names the field.
   for (const [name, kind] of ITEM_FIELDS) {
-    const value = field(kind, v[name]);
-    if (value === WRONG) return undefined;
+    const value = RULES[kind](v[name]);
+    if (isRefusal(value)) return undefined;
     out[name] = value;
   }
   return out as RakutenItemPayload;
@@ -110,6 +119,10 @@ export function parseItemSearchFast(json: unknown): ItemSearchPayload | undefine
   const page = numberField(json.page);
   const pageCount = numberField(json.pageCount);
   const hits = numberField(json.hits);
-  if (count === WRONG || page === WRONG || pageCount === WRONG || hits === WRONG) return undefined;
+  if (isRefusal(count) || isRefusal(page) || isRefusal(pageCount) || isRefusal(hits)) {
+    return undefined;
+  }
+  // No items without `count: 0` is no zero-hit answer: the schema refuses it.
+  if (items.length === 0 && count !== 0) return undefined;
   return { count, page, pageCount, hits, Items: items };
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import {
+  BadPayloadError,
   HttpClient,
   type HttpRequestEvent,
   type Logger,
@@ -191,18 +192,22 @@ export class RakutenClient {
       if (isNotFound(status, info)) throw new RakutenNotFoundError(status, info, what);
       throw new RakutenApiError(status, info, what);
     }
-    const body = parseJsonBody(
-      res.bodyText,
-      res.headers,
-      schema,
-      {
-        method: "GET",
-        url: endpointPath(api, this.#settings.hostStyle),
-        status: res.status,
-        attempts: res.attempts,
-      },
-      fast,
-    );
+    const path = endpointPath(api, this.#settings.hostStyle);
+    const init = { method: "GET", url: path, status: res.status, attempts: res.attempts };
+    let body: z.output<S>;
+    try {
+      body = parseJsonBody(res.bodyText, res.headers, schema, init, fast);
+    } catch (err) {
+      if (!(err instanceof BadPayloadError)) throw err;
+      // The same refusal again, naming the call's own parameters (never the credentials): built
+      // only on this error path, as a run makes one call per target.
+      const own = new URLSearchParams();
+      for (const [name, value] of Object.entries(params)) {
+        if (value !== undefined && value !== null) own.append(name, String(value));
+      }
+      parseJsonBody(res.bodyText, res.headers, schema, { ...init, url: `${path}?${own}` });
+      throw err;
+    }
     const meta: FetchMeta = {
       fetched_at: this.#now().toISOString(),
       api_version: API_VERSIONS[api],

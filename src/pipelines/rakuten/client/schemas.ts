@@ -1,11 +1,14 @@
 import { z } from "zod";
 import {
-  EXPECTED,
+  averageField,
+  countField,
   imageListField,
+  isRefusal,
   numberField,
+  priceField,
+  type Refusal,
   tagIdsField,
   textField,
-  WRONG,
 } from "./field-rules.ts";
 
 /*
@@ -14,26 +17,37 @@ import {
  * entries in formatVersion 1 ({"Item":{…}}, {"imageUrl":…}) and omits `Items` when there are no
  * results. These schemas accept every variant and give one shape: formatVersion 2 field names,
  * numbers as numbers, text as text (trimming and empty-to-null are normalization's job). A value
- * of another type is refused with the field's path (field-rules.ts says why).
+ * of another type, or a number the field cannot hold, is refused with the field's path
+ * (field-rules.ts says why). What answer means "no results" is documented per endpoint in
+ * docs/pipelines/rakuten.md; any other answer without data is refused, never read as empty.
  */
 
-/** A field read by one of the shared rules; a value of the wrong type is an issue naming it. */
-function ruled<T>(rule: (v: unknown) => T | typeof WRONG, expected: string) {
+/** A field read by one of the shared rules; a refused value is an issue naming it. */
+function ruled<T>(rule: (v: unknown) => T | Refusal) {
   return z
     .unknown()
     .optional()
     .transform((v, ctx): T => {
       const out = rule(v);
-      if (out !== WRONG) return out;
-      ctx.addIssue({ code: "custom", message: expected });
+      if (!isRefusal(out)) return out;
+      ctx.addIssue({ code: "custom", message: out.message });
       return z.NEVER;
     });
 }
 
 /** A number, or numeric text; "", null and absent become null. */
-const looseNumber = ruled(numberField, EXPECTED.number);
+const looseNumber = ruled(numberField);
 
-/** A number that must be there (ids, ranks): numeric strings accepted. */
+/** A price: a whole number of yen, 0 or more, or numeric text of one. */
+const price = ruled(priceField);
+
+/** A count: a whole number, 0 or more. */
+const count = ruled(countField);
+
+/** A review average, 0 to 5. */
+const average = ruled(averageField);
+
+/** A whole number that must be there (ids, ranks): digit strings accepted. */
 const requiredNumber = z
   .union([
     z.number(),
@@ -43,16 +57,16 @@ const requiredNumber = z
       .regex(/^-?\d+(\.\d+)?$/, "must be a number"),
   ])
   .transform((v) => Number(v))
-  .refine(Number.isFinite, "must be a finite number");
+  .refine(Number.isSafeInteger, "wrong value: must be a whole number within 2^53");
 
 /** Text; numbers become their decimal text, null and absent become null. */
-const looseText = ruled(textField, EXPECTED.text);
+const looseText = ruled(textField);
 
 /** Image list: formatVersion 2 strings or formatVersion 1 `{imageUrl}` objects. */
-const imageList = ruled(imageListField, EXPECTED.images);
+const imageList = ruled(imageListField);
 
 /** Tag ids: positive integers, as numbers or digit text. */
-const tagIdList = ruled(tagIdsField, EXPECTED.tags);
+const tagIdList = ruled(tagIdsField);
 
 /** The item fields the pipeline keeps (Rakuten sends more; they are dropped here). */
 const itemFields = {
@@ -60,7 +74,7 @@ const itemFields = {
   itemName: looseText,
   catchcopy: looseText,
   itemCaption: looseText,
-  itemPrice: looseNumber,
+  itemPrice: price,
   itemUrl: looseText,
   affiliateUrl: looseText,
   affiliateRate: looseNumber,
@@ -75,8 +89,8 @@ const itemFields = {
   giftFlag: looseNumber,
   startTime: looseText,
   endTime: looseText,
-  reviewCount: looseNumber,
-  reviewAverage: looseNumber,
+  reviewCount: count,
+  reviewAverage: average,
   pointRate: looseNumber,
   pointRateStartTime: looseText,
   pointRateEndTime: looseText,
@@ -101,31 +115,42 @@ function unwrapped<S extends z.ZodType>(key: string, inner: S) {
   }, inner);
 }
 
-/** `Items` absent, null or [] all mean no results. */
-function itemList<S extends z.ZodType>(inner: S) {
-  return z
-    .array(unwrapped("Item", inner))
-    .nullish()
-    .transform((v): z.output<S>[] => v ?? []);
-}
+/** Said of an Item Search answer without items that is not the zero-hit answer. */
+export const NO_ITEMS_WITHOUT_ZERO_COUNT =
+  "no items, and count is not 0: only a zero-hit answer (count 0, Items [] or absent) means no results";
 
-/** Item Search response (top-level paging fields kept as numbers). */
-export const itemSearchSchema = z.object({
-  count: looseNumber,
-  page: looseNumber,
-  pageCount: looseNumber,
-  hits: looseNumber,
-  Items: itemList(itemSchema),
-});
+/**
+ * Item Search response (top-level paging fields kept as numbers). Zero hits are
+ * `count: 0` with `Items` [] or absent (null read as absent); an answer without items
+ * and without `count: 0` (`{}`, an outage page) is refused at `Items`.
+ */
+export const itemSearchSchema = z
+  .object({
+    count: looseNumber,
+    page: looseNumber,
+    pageCount: looseNumber,
+    hits: looseNumber,
+    Items: z
+      .array(unwrapped("Item", itemSchema))
+      .nullish()
+      .transform((v): z.output<typeof itemSchema>[] => v ?? []),
+  })
+  .superRefine((body, ctx) => {
+    if (body.Items.length === 0 && body.count !== 0) {
+      ctx.addIssue({ code: "custom", path: ["Items"], message: NO_ITEMS_WITHOUT_ZERO_COUNT });
+    }
+  });
 
 /** One entry of a ranking: rank + item fields (numbers often arrive as strings here). */
 export const rankingItemSchema = z.object({ ...itemFields, rank: requiredNumber });
 
-/** Ranking response. */
+/** Ranking response: `Items` must be there (a ranking without it is no ranking, not an empty one). */
 export const rankingSchema = z.object({
   title: looseText,
   lastBuildDate: looseText,
-  Items: itemList(rankingItemSchema),
+  Items: z.array(unwrapped("Item", rankingItemSchema), {
+    error: "must be a list: a ranking answer without Items holds no ranking",
+  }),
 });
 
 /** A genre in a path, a child list or `current`. */
@@ -167,12 +192,11 @@ export const tagGroupSchema = z.object({
     .transform((v) => v ?? []),
 });
 
-/** Tag Search response (v1 wraps groups as `{"tagGroup":…}`). */
+/** Tag Search response (v1 wraps groups as `{"tagGroup":…}`); `tagGroups` must be there. */
 export const tagSearchSchema = z.object({
-  tagGroups: z
-    .array(unwrapped("tagGroup", tagGroupSchema))
-    .nullish()
-    .transform((v) => v ?? []),
+  tagGroups: z.array(unwrapped("tagGroup", tagGroupSchema), {
+    error: "must be a list: a tag answer without tagGroups says nothing about the tag",
+  }),
 });
 
 /** Either error body: old host `{error, error_description}`, new host `{errors:{errorCode, errorMessage}}`. */

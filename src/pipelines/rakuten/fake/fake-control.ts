@@ -11,6 +11,7 @@ export const knobsPatch = z.strictObject({
   burst429: z.number().int().min(0).optional(),
   malformed: z.number().int().min(0).optional(),
   wrongTypes: z.number().int().min(0).optional(),
+  wrongShape: z.number().int().min(0).optional(),
   errorShape: z.enum(["host", "old", "new"]).optional(),
   zeroItems: z.enum(["empty", "absent"]).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),

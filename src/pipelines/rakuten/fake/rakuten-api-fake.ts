@@ -27,9 +27,11 @@ export interface RakutenFakeKnobs {
   malformed: number;
   /** The next N answers with an item, genre or tag carry one value of the wrong type. */
   wrongTypes: number;
+  /** The next N Item Search or Ranking answers are a 200 `{}` (no `Items`, no `count`). */
+  wrongShape: number;
   /** `host`: the host style decides (new host → new shape); or force one. */
   errorShape: "host" | ErrorShape;
-  /** How a search with no results writes `Items`. */
+  /** How a search with no results writes `Items` (the real API leaves it out). */
   zeroItems: "empty" | "absent";
   /** Retry-After (seconds) on 429 and 503. */
   retryAfterSeconds: number;
@@ -49,6 +51,7 @@ export interface RakutenFakeStats {
   maintenance503: number;
   malformed: number;
   wrongTypes: number;
+  wrongShape: number;
   notFound: number;
   /** API calls per application id. */
   byApplication: Record<string, number>;
@@ -62,6 +65,7 @@ export const DEFAULT_KNOBS: RakutenFakeKnobs = {
   burst429: 0,
   malformed: 0,
   wrongTypes: 0,
+  wrongShape: 0,
   errorShape: "host",
   zeroItems: "empty",
   retryAfterSeconds: 1,
@@ -77,6 +81,7 @@ function emptyStats(): RakutenFakeStats {
     maintenance503: 0,
     malformed: 0,
     wrongTypes: 0,
+    wrongShape: 0,
     notFound: 0,
     byApplication: {},
   };
@@ -153,6 +158,11 @@ export class RakutenApiFake {
       this.stats.malformed++;
       const broken = '{"count":1,"Items":[{"itemName":"壊れた';
       return { status: 200, headers: { "content-type": "application/json" }, body: broken };
+    }
+    if (this.knobs.wrongShape > 0 && (route.api === "item" || route.api === "ranking")) {
+      this.knobs.wrongShape--;
+      this.stats.wrongShape++;
+      return json({});
     }
     const answer = answerApi(this, route.api, q, shape);
     if (answer.status === 404) this.stats.notFound++;
