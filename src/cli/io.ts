@@ -19,6 +19,8 @@ export interface CliIo {
   isTTY: boolean;
   /** The terminal's width in columns, when stdout is one (tables are fitted to it). */
   columns?: number;
+  /** The running `bin/tidemark.js`: printed hints say `tidemark` only from a global install. */
+  binPath?: string;
 }
 
 /**
@@ -74,5 +76,6 @@ export function processIo(): CliIo {
     },
     isTTY: Boolean(process.stdout.isTTY),
     columns: process.stdout.columns,
+    binPath: process.argv[1],
   };
 }

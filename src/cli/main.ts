@@ -47,7 +47,7 @@ export async function main(
     }
     // A database that turned out read-only, corrupt or gone mid-command: one line naming it.
     const failure = databaseFailure(err, session.databaseDescription());
-    return reportError(io, failure ?? err, session.verbose);
+    return reportError(io, failure ?? err, session.verbose, session.cliName);
   } finally {
     await session.close();
   }

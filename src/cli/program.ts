@@ -13,6 +13,7 @@ import { registerRunsCommands } from "./commands/runs-commands.ts";
 import { registerServeCommands } from "./commands/serve-commands.ts";
 import type { CliIo } from "./io.ts";
 import { mountPipelineCommands } from "./mount-pipeline-commands.ts";
+import { inUserForm, invocationName } from "./output/invocation.ts";
 import { CliSession, type GlobalOptions } from "./session.ts";
 
 // Kept within 80 columns: commander prints it as written.
@@ -50,7 +51,11 @@ function cliOutput(io: CliIo, cmd: Command): OutputConfiguration {
         .replace(/^error: /, "")
         .replace(/\s*\r?\n\s*/g, " ")
         .trim();
-      write(`tidemark: ${message} (see ${commandPath(cmd)} --help)\n`);
+      const see = inUserForm(
+        `${commandPath(cmd)} --help`,
+        invocationName(io.env, io.cwd, io.binPath),
+      );
+      write(`tidemark: ${message} (see ${see})\n`);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { ConfigError, ExitCode, TidemarkError } from "../engine/errors.ts";
 import { redactText } from "../infra/logging/redact.ts";
 import type { CliIo } from "./io.ts";
+import { inUserForm } from "./output/invocation.ts";
 
 /** Text on one line: line breaks (and the space around them) become one space. */
 function oneLine(text: string): string {
@@ -21,10 +22,15 @@ function stackText(err: Error): string {
  * Prints a thrown error as `tidemark: <what and where>` on one line, with the stack trace
  * only when verbose (never for a ConfigError: the line says all there is); returns the exit code.
  */
-export function reportError(io: CliIo, err: unknown, verbose: boolean): number {
+export function reportError(
+  io: CliIo,
+  err: unknown,
+  verbose: boolean,
+  cliName = "npx tidemark",
+): number {
   if (err instanceof TidemarkError) {
     // Every error line goes through the one redaction path (URL passwords, keys in queries, …).
-    io.err(`tidemark: ${redactText(oneLine(err.message))}\n`);
+    io.err(`tidemark: ${inUserForm(redactText(oneLine(err.message)), cliName)}\n`);
     if (verbose && !(err instanceof ConfigError)) io.err(`${stackText(err)}\n`);
     return err.exitCode;
   }

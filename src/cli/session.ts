@@ -5,6 +5,7 @@ import type { Config } from "../infra/config/load-config.ts";
 import type { Logger } from "../infra/logging/logger.ts";
 import { redactUrlPassword } from "../infra/logging/redact.ts";
 import type { CliIo } from "./io.ts";
+import { inUserForm, invocationName } from "./output/invocation.ts";
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -42,12 +43,16 @@ export class CliSession {
   exitCode = 0;
   /** The top-level command being run (`run`, `serve`, …), once commander has chosen it. */
   command: string | undefined;
+  /** How the user runs Tidemark here (`npx tidemark` or `tidemark`): printed hints use it. */
+  readonly cliName: string;
 
   constructor(
     readonly io: CliIo,
     readonly registry: Registry,
     private readonly globals: () => GlobalOptions,
-  ) {}
+  ) {
+    this.cliName = invocationName(io.env, io.cwd, io.binPath);
+  }
 
   /** The loaded configuration (ConfigError on a bad file). */
   async config(): Promise<Config> {
@@ -124,9 +129,9 @@ export class CliSession {
     return this.#runtime;
   }
 
-  /** Writes one line to stdout. */
+  /** Writes one line to stdout, its `tidemark …` hints in the form that works here. */
   print(line = ""): void {
-    this.io.out(`${line}\n`);
+    this.io.out(`${inUserForm(line, this.cliName)}\n`);
   }
 
   /** Streams text to stdout (see CliIo.write); false once the reader has gone. */

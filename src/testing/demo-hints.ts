@@ -17,3 +17,18 @@ export function demoHints(stdout: string): string[] {
 export function runnableHints(stdout: string): string[] {
   return demoHints(stdout).filter((l) => !hintArgv(l).includes("serve"));
 }
+
+/**
+ * `tidemark <command>` hints printed without the `npx ` a clone or a project needs (a path such
+ * as `tidemark-demo/` or `bin/tidemark.js` is not a hint).
+ */
+export function bareHints(text: string): string[] {
+  return text.split("\n").filter((l) => /(?<![\w./@-])(?<!npx )tidemark (?=-|[a-z])/.test(l));
+}
+
+/** Every `npx tidemark …` command of a printed text, cut at `#`, `&&`, `|`, `,` and `)`. */
+export function printedCommands(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/npx tidemark ([^#&|,)`\n]+)/g)) out.push(m[1]!.trim());
+  return out;
+}

@@ -16,7 +16,7 @@ it("db status of a SQLite file not created yet lists every migration pending, cr
   expect(before.database).toBe(file);
   r = await runCli(["db", "status"], o);
   expect(r.stdout).toMatch(new RegExp(`^Database: ${file} \\(does not exist yet\\)\\n`));
-  expect(r.stdout).toMatch(/pending: run tidemark db migrate\n$/);
+  expect(r.stdout).toMatch(/pending: run npx tidemark db migrate\n$/);
   expect(existsSync(file)).toBe(false);
   // The same migrations, in the same order, as the database lists once it exists.
   await runCli(["db", "migrate"], o);

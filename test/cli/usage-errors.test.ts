@@ -11,26 +11,26 @@ function cli(...argv: string[]) {
 describe("usage errors", () => {
   it("are one line like every other error, pointing at the command's --help, exit 2", async () => {
     const cases: Array<[string[], string]> = [
-      [["jobs"], "tidemark: unknown command 'jobs' (Did you mean job?) (see tidemark --help)\n"],
+      [["jobs"], "tidemark: unknown command 'jobs' (Did you mean job?) (see npx tidemark --help)\n"],
       [
         ["job", "ls", "--bogus"],
-        "tidemark: unknown option '--bogus' (see tidemark job ls --help)\n",
+        "tidemark: unknown option '--bogus' (see npx tidemark job ls --help)\n",
       ],
       [
         ["runs", "ls", "--limit", "0"],
-        `tidemark: option '--limit <n>' argument '0' is invalid. expected a positive integer, got "0" (see tidemark runs ls --help)\n`,
+        `tidemark: option '--limit <n>' argument '0' is invalid. expected a positive integer, got "0" (see npx tidemark runs ls --help)\n`,
       ],
       [
         ["runs", "ls", "--limit", "99999999999999999999"],
-        `tidemark: option '--limit <n>' argument '99999999999999999999' is invalid. expected a positive integer up to 2147483647, got "99999999999999999999" (see tidemark runs ls --help)\n`,
+        `tidemark: option '--limit <n>' argument '99999999999999999999' is invalid. expected a positive integer up to 2147483647, got "99999999999999999999" (see npx tidemark runs ls --help)\n`,
       ],
       [
         ["job", "add", "x", "--type", "test.echo", "--params", "null"],
-        "tidemark: option '--params <json>' argument 'null' is invalid. expected a JSON value other than null (see tidemark job add --help)\n",
+        "tidemark: option '--params <json>' argument 'null' is invalid. expected a JSON value other than null (see npx tidemark job add --help)\n",
       ],
       [
         ["job", "add", "x"],
-        "tidemark: required option '--type <type>' not specified (see tidemark job add --help)\n",
+        "tidemark: required option '--type <type>' not specified (see npx tidemark job add --help)\n",
       ],
     ];
     for (const [argv, stderr] of cases) {

@@ -88,7 +88,7 @@ it("tidemark fake snapshots stays in the foreground until SIGTERM", async () => 
     child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
   expect(out).toMatch(/dropped stock_\S+\.csv \(120 SKUs\)/);
-  expect(out).toContain("Then: tidemark snapshots run fake-supplier");
+  expect(out).toContain("Then: npx tidemark snapshots run fake-supplier");
   await new Promise((r) => setTimeout(r, 500));
   expect(child.exitCode).toBeNull();
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));

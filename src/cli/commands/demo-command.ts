@@ -107,7 +107,8 @@ export function registerDemoCommand(program: Command, session: CliSession): void
       let rel = path.relative(session.io.cwd, configFile);
       if (rel.startsWith("..") || path.isAbsolute(rel)) rel = configFile;
       const quoted = /^[\w./-]+$/.test(rel) ? rel : JSON.stringify(rel);
-      const command = (args: string) => `npx tidemark -c ${quoted} ${args}`;
+      // Printed as `tidemark …`; session.print gives it the form that works here (npx or not).
+      const command = (args: string) => `tidemark -c ${quoted} ${args}`;
       session.print(`Demo data directory: ${dataDir}`);
       session.print(`Look around: ${command("runs ls")}`);
       try {
