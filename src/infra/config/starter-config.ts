@@ -9,15 +9,18 @@ env: dev
 data_dir: ./data
 
 database:
-  # Default: a SQLite file at <data_dir>/tidemark.db.
-  # For Postgres: url: postgres://user:password@host:5432/dbname (TIDEMARK_DATABASE_URL).
+  # Default: a SQLite file at <data_dir>/tidemark.db. Another file:
   # url: sqlite:./data/tidemark.db
+  # Or Postgres (TIDEMARK_DATABASE_URL):
+  # url: postgres://user:password@host:5432/dbname
   busy_timeout_ms: 5000
 
+# Where raw payloads are kept (TIDEMARK_BLOBS_DRIVER). Uncomment one of the two blocks.
 blobs:
-  # fs: a local folder (default <data_dir>/blobs); s3: any S3-compatible store.
-  driver: fs
+  # A local folder (the default: <data_dir>/blobs):
+  # driver: fs
   # root: ./data/blobs
+  # Or any S3-compatible store:
   # driver: s3
   # s3:
   #   bucket: my-raw-bucket          # TIDEMARK_S3_BUCKET
@@ -58,7 +61,7 @@ api_tokens: []
 notify:
   # POSTed as JSON for every failed or abandoned run (TIDEMARK_NOTIFY_WEBHOOK_URL).
   # webhook_url: https://hooks.example/tidemark
-  # webhook_secret: ...        # signs bodies: X-Tidemark-Signature (TIDEMARK_NOTIFY_WEBHOOK_SECRET)
+  # webhook_secret: change-me  # signs bodies: X-Tidemark-Signature (TIDEMARK_NOTIFY_WEBHOOK_SECRET)
   retries: 5
   timeout_seconds: 10
 
@@ -72,32 +75,37 @@ scheduler:
 # Queue of run requests and pipeline work: embedded (tables in the database above) or pg-boss
 # (Postgres, for many workers on many machines) (TIDEMARK_QUEUE). See docs/queue.md.
 queue: embedded
-# pg_boss:
-#   url: postgres://…     # default: database.url, which must then be Postgres (TIDEMARK_PG_BOSS_URL)
+# pg_boss:                # url default: database.url, which must then be Postgres
+#   url: postgres://user:password@host:5432/dbname   # TIDEMARK_PG_BOSS_URL
 #   schema: pgboss        # TIDEMARK_PG_BOSS_SCHEMA
 #   maintenance_interval_seconds: 30
 
-# Per-pipeline settings (base URLs, directories); see docs/ for each pipeline.
-pipelines: {}
-#   snapshots:                     # docs/pipelines/snapshots.md
-#     storage: fs                  # fs (folder tree) | s3 (the blobs: store above)
-#     root: etl_data/raw_v1        # relative = under the data dir
-#     config_dir: etl_ops/config   # one <supplier>.yaml per supplier
-#   rakuten:                       # docs/pipelines/rakuten.md
-#     base_url: https://openapi.rakuten.co.jp   # TIDEMARK_RAKUTEN_URL
-#     requests_per_second: 1       # per application id, shared by every run and process
-#     format_version: 2            # credentials: RAKUTEN_APPLICATION_ID, RAKUTEN_ACCESS_KEY
-#     embeddings:
-#       provider: local            # local (lexical, offline) | openai-compatible
-#   mercari:                       # docs/pipelines/mercari.md
-#     base_url: https://api.mercari.jp   # TIDEMARK_MERCARI_URL
-#     requests_per_second: 1       # shared by every worker process
-#     first_run_max_pages: 100     # a product's first crawl reads every page up to this
-#     pages_per_run: 3             # later crawls read the newest pages only
-#   email-analytics:               # docs/pipelines/email-analytics.md
-#     region: us                   # us | eu (api.eu.mailgun.net); base_url: TIDEMARK_MAILGUN_URL
-#     domain: mg.example.com       # MAILGUN_DOMAIN; the API key only in MAILGUN_API_KEY
-#     opened_lag_warning_minutes: 30
+# Per-pipeline settings (base URLs, directories); see docs/ for each pipeline. Each commented
+# block below is valid as soon as it is uncommented.
+pipelines:
+  # snapshots:                     # docs/pipelines/snapshots.md
+  #   storage: fs                  # fs (folder tree) | s3 (the blobs: store above)
+  #   root: etl_data/raw_v1        # relative = under the data dir
+  #   config_dir: etl_ops/config   # one <supplier>.yaml per supplier
+
+  # rakuten:                       # docs/pipelines/rakuten.md
+  #   base_url: https://openapi.rakuten.co.jp   # TIDEMARK_RAKUTEN_URL
+  #   requests_per_second: 1       # per application id, shared by every run and process
+  #   format_version: 2            # credentials: RAKUTEN_APPLICATION_ID, RAKUTEN_ACCESS_KEY
+  #   embeddings:
+  #     provider: local            # local (lexical, offline) | openai-compatible
+
+  # mercari:                       # docs/pipelines/mercari.md
+  #   base_url: https://api.mercari.jp   # TIDEMARK_MERCARI_URL
+  #   requests_per_second: 1       # shared by every worker process
+  #   first_run_max_pages: 100     # a product's first crawl reads every page up to this
+  #   pages_per_run: 3             # later crawls read the newest pages only
+
+  # email-analytics:               # docs/pipelines/email-analytics.md
+  #   region: us                   # us | eu (api.eu.mailgun.net); base_url: TIDEMARK_MAILGUN_URL
+  #   domain: mg.example.com       # MAILGUN_DOMAIN; the API key only in MAILGUN_API_KEY
+  #   opened_lag_warning_minutes: 30
+
 # Starter jobs (jobs live in the database; add them once):
 #   tidemark job add rakuten-ranking --type rakuten.ranking --params '{"genre_ids":[0]}'
 #   tidemark job add mercari-hourly --type mercari.crawl --schedule "0 * * * *"
