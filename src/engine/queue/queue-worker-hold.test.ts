@@ -48,6 +48,12 @@ class OneMessageDriver implements Pick<QueueDriver, keyof QueueDriver> {
   async retryDead() {
     return [];
   }
+  async messages() {
+    return [];
+  }
+  async deleteMessages() {
+    return [];
+  }
   async close() {}
 }
 
