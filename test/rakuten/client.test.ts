@@ -71,7 +71,7 @@ describe("rakuten client", () => {
     f.catalogue.removeItem(code);
     const client = f.makeClient();
     expect(await client.searchItemByCode(code)).toBeUndefined();
-    f.fake.setKnobs({ zeroItems: "absent" });
+    f.fake.setKnobs({ zeroItems: "empty" });
     expect(await client.searchItemByCode(code)).toBeUndefined();
     expect(await client.searchItemByCode("nosuchshop:1")).toBeUndefined();
     // The item returns: a normal answer again.

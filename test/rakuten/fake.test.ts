@@ -61,6 +61,13 @@ describe("rakuten API fake", () => {
     expect(a.item("nosuch:1")).toBeUndefined();
   });
 
+  it("writes captions and some catch copies with HTML tags and entities, as real shops do", () => {
+    const cat = new FakeCatalogue({ size: 40 });
+    const items = cat.itemCodes().map((c) => cat.item(c));
+    expect(items.every((i) => /<br>.*&lt;.*&nbsp;/.test(i?.itemCaption ?? ""))).toBe(true);
+    expect(items.some((i) => /&(nbsp|amp|gt);/.test(i?.catchcopy ?? ""))).toBe(true);
+  });
+
   it("holds 100,000 items cheaply and ranks them quickly", () => {
     const started = performance.now();
     const cat = new FakeCatalogue({ size: 100_000 });
@@ -84,10 +91,19 @@ describe("rakuten API fake", () => {
     const v1 = await f.get(ITEM, { itemCode: f.code });
     expect(v1.body.Items[0].Item.itemCode).toBe(f.code);
     expect(v1.body.Items[0].Item.smallImageUrls[0]).toHaveProperty("imageUrl");
+    // Zero hits as Rakuten answers them: no Items key at all (or `Items: []` by the knob).
     const none = await f.get(ITEM, { itemCode: "nosuch:1", formatVersion: 2 });
-    expect(none.body).toMatchObject({ count: 0, pageCount: 0, Items: [] });
-    f.fake.setKnobs({ zeroItems: "absent" });
-    expect((await f.get(ITEM, { itemCode: "nosuch:1" })).body).not.toHaveProperty("Items");
+    expect(none.body).toMatchObject({
+      count: 0,
+      page: 1,
+      first: 0,
+      last: 0,
+      hits: 0,
+      pageCount: 0,
+    });
+    expect(none.body).not.toHaveProperty("Items");
+    f.fake.setKnobs({ zeroItems: "empty" });
+    expect((await f.get(ITEM, { itemCode: "nosuch:1" })).body).toMatchObject({ Items: [] });
     const bad = await f.get(ITEM, { itemCode: f.code, hits: 31 });
     expect(bad).toMatchObject({
       status: 400,
@@ -106,6 +122,10 @@ describe("rakuten API fake", () => {
     );
     expect(typeof r.body.Items[0].itemPrice).toBe("string");
     expect(r.body.Items[0].reviewAverage).toMatch(/^\d\.\d+$/);
+    // As the real Ranking API: the affiliate rate as text, no giftFlag or tagIds.
+    expect(r.body.Items[0].affiliateRate).toBe("1.0");
+    expect(r.body.Items[0]).not.toHaveProperty("giftFlag");
+    expect(r.body.Items[0]).not.toHaveProperty("tagIds");
     const v1 = await f.get(RANKING, { genreId: 100227 });
     expect(v1.body.Items[0].Item.rank).toBe(1);
     expect((await f.get(RANKING, { genreId: 123 })).status).toBe(404);
@@ -122,6 +142,11 @@ describe("rakuten API fake", () => {
       { parent: { genreId: 100227, genreName: "食品", genreLevel: 1 } },
     ]);
     expect(leaf.body.brothers[0]).toHaveProperty("brother");
+    expect(leaf.body.tagGroups[0].tagGroup.tags[0]).toHaveProperty("tag.tagId");
+    const leaf2 = await f.get(GENRE, { genreId: 100283, formatVersion: 2 });
+    expect(leaf2.body.tagGroups.map((g: { tagGroupId: number }) => g.tagGroupId)).toContain(
+      1000041,
+    );
     const tag2 = await f.get(TAG, { tagId: "1000317,1000902", formatVersion: 2 });
     expect(tag2.body.tagGroups.map((g: { tagGroupId: number }) => g.tagGroupId)).toEqual([
       1000041, 1000064,

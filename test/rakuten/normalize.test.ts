@@ -157,6 +157,17 @@ describe("rakuten normalization", () => {
     expect(computeContentHash(swapped)).not.toBe(computeContentHash(doc));
   });
 
+  it("reads a ranking entry with or without giftFlag and tagIds, affiliateRate as text or number", () => {
+    const entry = { rank: 1, itemCode: "b:2", itemName: "B", itemPrice: "3980" };
+    const real = rankingSchema.parse({ Items: [{ ...entry, affiliateRate: "1.0" }] });
+    const older = rankingSchema.parse({
+      Items: [{ ...entry, affiliateRate: 1, giftFlag: 1, tagIds: [1000317] }],
+    });
+    expect(real.Items[0]).toMatchObject({ affiliateRate: 1, giftFlag: null, tagIds: [] });
+    const doc = (p: typeof real) => normalizeRanking({ genreId: 0, title: null, Items: p.Items });
+    expect(computeContentHash(doc(real))).toBe(computeContentHash(doc(older)));
+  });
+
   it("normalizes a genre (root name empty → null) and a tag", () => {
     const genre = normalizeGenre({
       current: { genreId: 100283, genreName: " スイーツ・お菓子 ", genreLevel: 2 },

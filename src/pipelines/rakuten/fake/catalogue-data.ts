@@ -258,11 +258,11 @@ export const SHOP_CODE_PARTS = [
   "sendai",
   "nagomi",
 ];
-/** Catch copies. */
+/** Catch copies (some with HTML entities, as real ones carry). */
 export const CATCHCOPIES = [
   "大切な方への贈り物に",
-  "ギフト包装無料",
+  "ギフト包装無料&nbsp;&gt;&gt;あす楽対応",
   "楽天ランキング1位獲得",
-  "のし・メッセージカード対応",
+  "のし&amp;メッセージカード対応",
   "",
 ];

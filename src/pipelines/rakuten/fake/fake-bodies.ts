@@ -66,13 +66,18 @@ export function itemForSearch(item: FakeItem, version: 1 | 2): object {
   return { Item: body };
 }
 
-/** One ranking entry: the Ranking API sends price, average and genre as text. */
+/**
+ * One ranking entry as the Ranking API writes it: price, average, affiliate rate and genre as
+ * text, and no `giftFlag` or `tagIds`.
+ */
 export function itemForRanking(item: FakeItem, rank: number, version: 1 | 2): object {
+  const { giftFlag: _gift, tagIds: _tags, ...fields } = item;
   const body: Record<string, unknown> = {
     rank,
-    ...item,
+    ...fields,
     itemPrice: String(item.itemPrice),
     reviewAverage: decimalText(item.reviewAverage),
+    affiliateRate: decimalText(item.affiliateRate),
     genreId: String(item.genreId),
   };
   if (version === 2) return body;
@@ -81,7 +86,10 @@ export function itemForRanking(item: FakeItem, rank: number, version: 1 | 2): ob
   return { Item: body };
 }
 
-/** Item Search's top level; zero results write `Items: []` or leave it out (`zeroItems`). */
+/**
+ * Item Search's top level; zero results leave `Items` out as Rakuten does, or write
+ * `Items: []` (`zeroItems`).
+ */
 export function itemSearchBody(opts: {
   items: readonly object[];
   count: number;
@@ -120,12 +128,20 @@ function genreRef(g: FakeGenre, name: string, wrap: string, version: 1 | 2): obj
   return version === 2 ? ref : { [wrap]: ref };
 }
 
-/** Genre Search body. */
+/** A tag group with its tags, as Tag Search (and Genre Search) lists them. */
+export interface FakeTagGroup {
+  tagGroupId: number;
+  tagGroupName: string;
+  tags: readonly { tagId: number; tagName: string; parentTagId: number }[];
+}
+
+/** Genre Search body: the genre's path, brothers and children, and the tag groups used in it. */
 export function genreBody(opts: {
   current: FakeGenre;
   parents: readonly FakeGenre[];
   brothers: readonly FakeGenre[];
   children: readonly FakeGenre[];
+  tagGroups: readonly FakeTagGroup[];
   nameOf: (id: number) => string;
   version: 1 | 2;
 }): object {
@@ -136,22 +152,17 @@ export function genreBody(opts: {
     current: { genreId: c.genreId, genreName: nameOf(c.genreId), genreLevel: c.genreLevel },
     brothers: opts.brothers.map((g) => genreRef(g, nameOf(g.genreId), "brother", version)),
     children: opts.children.map((g) => genreRef(g, nameOf(g.genreId), "child", version)),
+    tagGroups: tagGroupList(opts.tagGroups, version),
   };
 }
 
 /** Tag Search body. */
-export function tagBody(
-  groups: readonly {
-    tagGroupId: number;
-    tagGroupName: string;
-    tags: readonly { tagId: number; tagName: string; parentTagId: number }[];
-  }[],
-  version: 1 | 2,
-): object {
-  if (version === 2) return { tagGroups: groups };
-  return {
-    tagGroups: groups.map((g) => ({
-      tagGroup: { ...g, tags: g.tags.map((tag) => ({ tag })) },
-    })),
-  };
+export function tagBody(groups: readonly FakeTagGroup[], version: 1 | 2): object {
+  return { tagGroups: tagGroupList(groups, version) };
+}
+
+/** Tag groups in formatVersion 2, or 1's `{"tagGroup":{…,"tags":[{"tag":{…}}]}}`. */
+function tagGroupList(groups: readonly FakeTagGroup[], version: 1 | 2): readonly object[] {
+  if (version === 2) return groups;
+  return groups.map((g) => ({ tagGroup: { ...g, tags: g.tags.map((tag) => ({ tag })) } }));
 }

@@ -1,5 +1,6 @@
 import type { RakutenApi } from "../client/endpoints.ts";
 import type { FakeGenre } from "./catalogue.ts";
+import { TAG_GROUPS } from "./catalogue-data.ts";
 import {
   type ErrorShape,
   errorBody,
@@ -13,6 +14,9 @@ import {
   tagBody,
 } from "./fake-bodies.ts";
 import type { RakutenApiFake } from "./rakuten-api-fake.ts";
+
+/** Every tag id of the catalogue. */
+const ALL_TAG_IDS = TAG_GROUPS.flatMap((g) => g.tags.map(([id]) => id));
 
 /** A parameter error (400 wrong_parameter). */
 class WrongParameter extends Error {}
@@ -141,6 +145,8 @@ function genreSearch(fake: RakutenApiFake, q: URLSearchParams, shape: ErrorShape
       parents,
       brothers,
       children,
+      // Every genre of the fake uses every tag group of the catalogue.
+      tagGroups: genreId === 0 ? [] : cat.tagGroups(ALL_TAG_IDS),
       nameOf: (id) => cat.genreName(id) ?? "",
       version: formatVersion(q),
     }),

@@ -112,7 +112,10 @@ export function generateItem(
     itemCode: code,
     itemName: name,
     catchcopy: pick(r, CATCHCOPIES),
-    itemCaption: `${noun}を${shop.name}が心を込めてお届けします。${leaf.name}の定番ギフト。`,
+    // As real shops write captions: HTML line breaks, tags and entities.
+    itemCaption:
+      `${noun}を${shop.name}が心を込めてお届けします。<br>${leaf.name}の定番ギフト。` +
+      "<br><br>&lt;ご注意&gt;&nbsp;<b>包装・のし&amp;メッセージカード</b>無料",
     itemPrice: price,
     itemUrl: `https://item.rakuten.co.jp/${shop.code}/${ITEM_BASE + i}/`,
     affiliateUrl: "",

@@ -67,7 +67,7 @@ export const DEFAULT_KNOBS: RakutenFakeKnobs = {
   wrongTypes: 0,
   wrongShape: 0,
   errorShape: "host",
-  zeroItems: "empty",
+  zeroItems: "absent",
   retryAfterSeconds: 1,
   requireAccessKey: true,
 };
