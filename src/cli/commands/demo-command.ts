@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";
+import { pipelineList } from "../output/pipeline-list.ts";
 import type { CliSession } from "../session.ts";
 import { writeFailure } from "../write-user-file.ts";
 
@@ -64,6 +65,7 @@ export function registerDemoCommand(program: Command, session: CliSession): void
   program
     .command("demo")
     .description("run every pipeline's demo against its local fake, in ./tidemark-demo/")
+    .addHelpText("after", () => pipelineList(session, (p) => (p.demo ? p.description : undefined)))
     .option("--data-dir <dir>", "where to keep the demo's data (default: ./tidemark-demo)")
     .option("--only <pipeline>", "run only this pipeline's demo")
     .action(async (opts: { dataDir?: string; only?: string }) => {

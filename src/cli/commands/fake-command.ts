@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import { interruptSignal } from "../../engine/runs/interrupt-signal.ts";
+import { pipelineList } from "../output/pipeline-list.ts";
 import type { CliSession } from "../session.ts";
 
 function port(value: string): number {
@@ -24,6 +25,11 @@ function listenErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** A value as one shell word: quoted when it holds anything but safe characters. */
+function shellWord(value: string): string {
+  return /^[\w./:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
 /** `tidemark fake <pipeline>`: a pipeline's fake source in the foreground, until Ctrl-C. */
 export function registerFakeCommand(program: Command, session: CliSession): void {
   program
@@ -31,6 +37,7 @@ export function registerFakeCommand(program: Command, session: CliSession): void
     .description(
       "start a pipeline's local fake source in the foreground and print the variables that point Tidemark at it",
     )
+    .addHelpText("after", () => pipelineList(session, (p) => p.fake?.description))
     .option("--port <n>", "port to listen on (default: a free one)", port)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .action(async (name: string, opts: { port?: number; host: string }) => {
@@ -60,9 +67,13 @@ export function registerFakeCommand(program: Command, session: CliSession): void
       try {
         session.print(`Fake for ${pipeline.name}: ${fake.description}`);
         session.print("Point Tidemark at it (in another shell):");
-        for (const [key, value] of Object.entries(running.env)) {
-          session.print(`  export ${key}=${value}`);
-        }
+        // A fake without variables of its own (snapshots) works in the data dir: the other
+        // shell must use the same one.
+        const env =
+          Object.keys(running.env).length > 0
+            ? running.env
+            : { TIDEMARK_DATA_DIR: shellWord(config.dataDir) };
+        for (const [key, value] of Object.entries(env)) session.print(`  export ${key}=${value}`);
         for (const hint of running.hints) session.print(`Then: ${hint}`);
         session.print("Press Ctrl-C to stop.");
         await new Promise<void>((resolve) => {

@@ -100,6 +100,7 @@ export interface RakutenSettings {
 const RAKUTEN_ENV: readonly EnvOverride[] = [
   { name: "TIDEMARK_RAKUTEN_URL", path: ["base_url"], kind: "http-url" },
   { name: "TIDEMARK_EMBEDDINGS_URL", path: ["embeddings", "base_url"], kind: "http-url" },
+  { name: "TIDEMARK_EMBEDDINGS_PROVIDER", path: ["embeddings", "provider"], kind: "string" },
 ];
 
 /** The old host's API root ends in /services/api. */

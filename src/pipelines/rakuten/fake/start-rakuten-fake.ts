@@ -77,11 +77,11 @@ export const rakutenFake: FakeDefinition = {
       env: {
         TIDEMARK_RAKUTEN_URL: api.url,
         TIDEMARK_EMBEDDINGS_URL: embeddings.url,
+        // Variables only: a new shell without them is back on the default local provider.
+        TIDEMARK_EMBEDDINGS_PROVIDER: "openai-compatible",
       },
       hints: [
         `export RAKUTEN_APPLICATION_ID=${FAKE_APPLICATION_ID} RAKUTEN_ACCESS_KEY=${FAKE_ACCESS_KEY}   # the fake takes any`,
-        // TIDEMARK_EMBEDDINGS_URL alone changes nothing: the default provider is the local one.
-        "set pipelines.rakuten.embeddings.provider: openai-compatible in tidemark.yaml to embed through the embeddings fake (the default local provider ignores TIDEMARK_EMBEDDINGS_URL)",
         `curl '${api.url}/ichibams/api/IchibaItem/Search/20220601?applicationId=x&accessKey=y&formatVersion=2&itemCode=${sample}'`,
         `curl -X POST ${api.url}/_fake/change -d '{"op":"price","itemCode":"${sample}","price":1234}'`,
         `curl ${api.url}/_fake/stats        # calls and 429s`,
