@@ -1,6 +1,6 @@
 import { QuotaExceededError } from "../../../engine/index.ts";
 import { attemptsOf, type FetchPage } from "../client/google-books-client.ts";
-import type { Volume } from "../client/volumes-schema.ts";
+import { isEmptyAnswer, type Volume } from "../client/volumes-schema.ts";
 import { checkExhaustion } from "../cursor/exhaustion.ts";
 import { normalizedQuerySet } from "../cursor/query-set-hash.ts";
 import { GOOGLE_BOOKS_PAGE_MAX } from "../params.ts";
@@ -128,7 +128,8 @@ export async function collect(
         return done({ startIndex: start, isExhausted: false, stopReason: "error" }, err);
       }
       await quota.addUsed(page.attempts - 1);
-      const got = page.body.items ?? [];
+      // The schema lets a page without items through only in the documented empty shape.
+      const got = isEmptyAnswer(page.body) ? [] : (page.body.items ?? []);
       for (const volume of got) items.push({ volume, query: q });
       const total = page.body.totalItems;
       log.page(pages, start, got.length, total, { text: q, index, count: active.length });

@@ -21,6 +21,12 @@ export interface Quirks {
 export interface FakeKnobs {
   /** Statuses (Google-shaped bodies) for the next `/volumes` requests, consumed in order. */
   failNext: number[];
+  /**
+   * Bodies answered with 200 (as JSON) to the next `/volumes` requests, consumed in order after
+   * `failNext`: what a broken proxy or a changed API sends (`{}`, wrong types, `items: []`).
+   * A null entry lets that request be answered normally.
+   */
+  answerNext: (string | null)[];
   /** Every request gets the daily-quota 429, as when the project's quota is spent. */
   quotaExhausted: boolean;
   /** The next N requests get the per-minute 429 (retryable). */
@@ -80,6 +86,7 @@ export class GoogleBooksFake {
     this.#now = options.now ?? (() => new Date());
     this.knobs = {
       failNext: [],
+      answerNext: [],
       quotaExhausted: false,
       perMinuteLimited: 0,
       quirks: { drift: true, shortPages: true, repeats: true, ...options.quirks },
@@ -121,6 +128,7 @@ export class GoogleBooksFake {
     this.calls.length = 0;
     this.#usage.clear();
     this.knobs.failNext = [];
+    this.knobs.answerNext = [];
     this.knobs.quotaExhausted = false;
     this.knobs.perMinuteLimited = 0;
   }
@@ -134,6 +142,10 @@ export class GoogleBooksFake {
     }
     const injected = knobs.failNext.shift();
     if (injected !== undefined) return injectedError(injected);
+    const answer = knobs.answerNext.shift();
+    if (answer !== undefined && answer !== null) {
+      return new Response(answer, { headers: { "content-type": "application/json" } });
+    }
     if (knobs.quotaExhausted) return dailyQuotaError(knobs.dailyQuota ?? 1000);
     if (knobs.perMinuteLimited > 0) {
       knobs.perMinuteLimited--;

@@ -36,14 +36,33 @@ describe("normalizeVolume", () => {
     expect(book.content_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("copes with missing and malformed fields instead of failing the page", () => {
-    const book = normalizeVolume(volume({ pageCount: "many", authors: "Someone", title: "" }));
+  it("copes with missing fields (Google leaves out what a volume lacks)", () => {
+    const book = normalizeVolume(volume({ title: "" }));
     expect(book).toMatchObject({
       title: "(untitled)",
       page_count: null,
       authors: [],
       isbn13: null,
     });
+  });
+
+  it("refuses a field of the wrong type or an impossible value, naming it", () => {
+    for (const [info, path] of [
+      [{ pageCount: "many" }, "volumeInfo.pageCount"],
+      [{ authors: "Someone" }, "volumeInfo.authors"],
+      [{ title: null }, "volumeInfo.title"],
+      [{ averageRating: 1e300 }, "volumeInfo.averageRating"],
+      [{ ratingsCount: -1 }, "volumeInfo.ratingsCount"],
+      [{ imageLinks: { thumbnail: 7 } }, "volumeInfo.imageLinks.thumbnail"],
+      [
+        { industryIdentifiers: [{ type: "ISBN_13" }] },
+        "volumeInfo.industryIdentifiers.0.identifier",
+      ],
+    ] as const) {
+      const parsed = volumeSchema.safeParse({ id: "abc123DEF456", volumeInfo: info });
+      expect(parsed.success, path).toBe(false);
+      expect(parsed.error?.issues[0]?.path.join("."), JSON.stringify(info)).toBe(path);
+    }
   });
 
   it("changes its content hash only when a stored field changes", () => {
