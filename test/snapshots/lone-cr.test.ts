@@ -3,7 +3,7 @@ import { PARALLEL_MIN_BYTES } from "../../src/pipelines/snapshots/ingest/parse-i
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { CONFIG, type SnapHarness, snapshotHarness } from "./support/harness.ts";
 
-/** allow_empty_snapshot on: the probe's setting, under which a lone-CR file used to PASS empty. */
+/** allow_empty_snapshot on: a file misread as one header record would PASS empty under it. */
 const ALLOW_EMPTY = CONFIG.replace("allow_empty_snapshot: false", "allow_empty_snapshot: true");
 
 /** The last column is optional, so a file read as one header record maps without a gate FAIL. */
@@ -54,15 +54,37 @@ async function expectLoneCrFail(t: SnapHarness, name: string, previous: string) 
   return result.detail ?? "";
 }
 
-describeEachDialect("snapshots gate: lone CR line ends (issue 14 item 5)", (h) => {
+describeEachDialect("snapshots gate: LF, CRLF and classic-Mac CR line ends; a mix fails", (h) => {
   for (const workers of [0, 2]) {
-    it(`a classic-Mac CSV FAILs LINE_ENDING_LONE_CR despite allow_empty_snapshot; nothing is published (workers: ${workers})`, async () => {
+    it(`a classic-Mac (CR-only) CSV PASSes with the facts of its LF twin (workers: ${workers})`, async () => {
+      const t = await snapshotHarness(h, { settings: { workers } });
+      t.config("mac", ALLOW_EMPTY);
+      t.config("lf", ALLOW_EMPTY);
+      await t.put("mac", "mac.csv", file(rows(), "\r"));
+      await t.put("lf", "lf.csv", file(rows(), "\n"));
+      for (const s of ["mac", "lf"]) {
+        const { result } = await t.ingest(s);
+        expect(result).toMatchObject({ status: "PASS", good_rows: ROWS, bad_rows: 0 });
+        expect(t.exists(`archive/${s}/accepted/${s}.csv`)).toBe(true);
+      }
+      const lf = await facts(t, "lf");
+      expect(lf[ROWS - 1]).toMatchObject({
+        row_number: ROWS + 1,
+        payload: { sku: `A${ROWS - 1}` },
+      });
+      expect(await facts(t, "mac")).toEqual(lf);
+    });
+
+    it(`a classic-Mac CSV with one LF line FAILs naming that LF; nothing is published (workers: ${workers})`, async () => {
       const t = await snapshotHarness(h, { settings: { workers } });
       const prev = await publishFirst(t);
-      await t.put("acme", "mac.csv", file(rows(), "\r"));
+      const lines = rows();
+      const at = 60_000;
+      const head = [HEADER, ...lines.slice(0, at + 1)].join("\r");
+      await t.put("acme", "mac.csv", `${head}\n${lines.slice(at + 1).join("\r")}\r`);
       const detail = await expectLoneCrFail(t, "mac.csv", prev);
       expect(detail).toBe(
-        "inbox/acme/mac.csv: lone CR line ending at line 1 (byte offset 18); records must end with LF or CRLF",
+        `inbox/acme/mac.csv: LF line ending at line ${at + 2} (byte offset ${Buffer.byteLength(head)}) in a file whose records end with a lone CR; records must all end the same way (LF, CRLF or CR)`,
       );
     });
 

@@ -90,14 +90,33 @@ async function read(
 const detail = (line: number, byte: number) =>
   `${KEY}: lone CR line ending at line ${line} (byte offset ${byte}); records must end with LF or CRLF`;
 
+const mixedDetail = (line: number, byte: number) =>
+  `${KEY}: LF line ending at line ${line} (byte offset ${byte}) in a file whose records end with a lone CR; records must all end the same way (LF, CRLF or CR)`;
+
+/** What the reference reading of a text finds about its line ends. */
+interface LineEnds {
+  /** The first line-end problem: a lone CR in an LF/CRLF file, or an LF in a CR file. */
+  problem?: { line: number; byte: number; mixed: boolean };
+  /** The text with a CR file's record-ending CRs turned into LF (otherwise the text). */
+  lfTwin: string;
+}
+
 /**
- * Reference: the first CR outside quoted fields not followed by LF, as CsvRecordParser reads
- * fields (a quote opens a field only at its start; a doubled quote inside is an escape).
+ * Reference: the style is the first line end outside quoted fields, as CsvRecordParser reads
+ * fields (a quote opens a field only at its start; a doubled quote inside is an escape). In an
+ * LF/CRLF file the first CR not followed by LF is the problem; in a CR file the first LF outside
+ * quotes. Lines count line ends and LFs inside quotes.
  */
-function firstLoneCr(text: string): { line: number; byte: number } | undefined {
+function lineEnds(text: string): LineEnds {
   let line = 1;
   let fieldStart = true;
   let quoted = false;
+  let style: "lf" | "cr" | undefined;
+  const twin = [...text];
+  const at = (i: number, mixed: boolean): LineEnds => ({
+    problem: { line, byte: Buffer.byteLength(text.slice(0, i)), mixed },
+    lfTwin: text,
+  });
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
@@ -113,19 +132,28 @@ function firstLoneCr(text: string): { line: number; byte: number } | undefined {
       continue;
     }
     fieldStart = c === "," || c === "\n";
-    if (c === "\n") line++;
-    if (c === "\r" && text[i + 1] !== "\n") {
-      return { line, byte: Buffer.byteLength(text.slice(0, i)) };
+    if (c === "\r") {
+      style ??= text[i + 1] === "\n" ? "lf" : "cr";
+      if (style === "lf" && text[i + 1] !== "\n") return at(i, false);
+      if (style === "cr") {
+        twin[i] = "\n";
+        line++;
+        fieldStart = true;
+      }
+    } else if (c === "\n") {
+      style ??= "lf";
+      if (style === "cr") return at(i, true);
+      line++;
     }
   }
-  return undefined;
+  // Spreading a string splits it by code point, so join() restores it exactly.
+  return { lfTwin: twin.join("") };
 }
 
-describe("CSV line ends: lone CRs fail the gate on every read path", () => {
+describe("CSV line ends: LF, CRLF or CR files; a lone CR in an LF file or an LF in a CR file fails the gate on every read path", () => {
   const paths: Path[] = ["text", "inline", "workers"];
 
   const cases: Array<[string, string, number, string]> = [
-    ["classic-Mac line ends", "sku,name\rA1,x\rA2,y\r", 1, "sku,name"],
     [
       "one lone CR in an LF file, after multi-byte text",
       "sku,name\nA1,Жук\rA2,y\n",
@@ -159,9 +187,116 @@ describe("CSV line ends: lone CRs fail the gate on every read path", () => {
           detail: detail(line, Buffer.byteLength(before)),
         });
       }
-      expect(firstLoneCr(text)).toEqual({ line, byte: Buffer.byteLength(before) });
+      expect(lineEnds(text).problem).toEqual({
+        line,
+        byte: Buffer.byteLength(before),
+        mixed: false,
+      });
     });
   }
+
+  const mixed: Array<[string, string, number, string]> = [
+    ["an LF line in a classic-Mac file", "sku,name\rA1,x\nA2,y\r", 2, "sku,name\rA1,x"],
+    ["a CRLF line in a classic-Mac file", "sku,name\rA1,x\r\nA2,y\r", 3, "sku,name\rA1,x\r"],
+    [
+      "a classic-Mac file ending in LF",
+      'sku,name\rA1,"a\nb"\rA2,y\n',
+      4,
+      'sku,name\rA1,"a\nb"\rA2,y',
+    ],
+  ];
+  for (const [label, text, line, before] of mixed) {
+    it(`${label}: LINE_ENDING_LONE_CR naming the LF, the same on every path`, async () => {
+      for (const via of paths) {
+        for (const cuts of [[], [before.length], [before.length - 1, before.length + 1]]) {
+          expect({ via, cuts, ...(await read(Buffer.from(text), via, { cuts })) }).toEqual({
+            via,
+            cuts,
+            ok: false,
+            reason: "LINE_ENDING_LONE_CR",
+            detail: mixedDetail(line, Buffer.byteLength(before)),
+          });
+        }
+      }
+      expect(lineEnds(text).problem).toEqual({
+        line,
+        byte: Buffer.byteLength(before),
+        mixed: true,
+      });
+    });
+  }
+
+  it("a classic-Mac (CR) file reads like its LF twin on every path, whatever the chunks", async () => {
+    const body = [
+      "sku,name",
+      'A1,"до\rпосле"',
+      'A2,"до\r\nпосле"',
+      'A3,"до\nпосле"',
+      "A4,Жук",
+      'A5,5" screen',
+      'A6,"x"',
+      "A7,x",
+    ];
+    const cr = `${body.join("\r")}\r`;
+    const twin = await read(Buffer.from(lineEnds(cr).lfTwin), "text");
+    expect(twin.ok).toBe(true);
+    const facts = twin.ok
+      ? twin.facts
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l))
+      : [];
+    // Data keeps its line breaks; an LF inside quotes counts as a line, as in an LF file.
+    expect(facts.map((f) => [f.payload.name, f.row_number])).toEqual([
+      ["до\rпосле", 2],
+      ["до\r\nпосле", 3],
+      ["до\nпосле", 5],
+      ["Жук", 7],
+      ['5" screen', 8],
+      ["x", 9],
+      ["x", 10],
+    ]);
+    const bytes = Buffer.from(cr);
+    const ends = [...bytes.keys()].filter((i) => bytes[i] === 13);
+    for (const via of paths) {
+      // Cut right after each record-ending CR (the next byte decides) and at random places.
+      for (const cuts of [[], ends.map((i) => i + 1), [1, 9, 10, 11, 40]]) {
+        expect({ via, cuts, ...(await read(bytes, via, { cuts })) }).toEqual({
+          via,
+          cuts,
+          ...twin,
+        });
+      }
+    }
+    // Without a final line end, and with a BOM.
+    const noEnd = await read(Buffer.from(cr.slice(0, -1)), "inline");
+    expect(noEnd).toEqual(twin);
+    for (const via of paths) {
+      expect(await read(encodeText(cr, "utf-8", true), via)).toEqual(twin);
+    }
+  });
+
+  it("a classic-Mac file in windows-1251 or UTF-16 reads like its LF twin", async () => {
+    const cr = 'sku,name\rA1,Жук\rA2,"до\rпосле"\r';
+    const twin = await read(Buffer.from(lineEnds(cr).lfTwin), "text");
+    expect(twin.ok).toBe(true);
+    const cp1251 = cfg({ encoding: "windows-1251" });
+    for (const via of paths) {
+      expect(await read(encodeText(cr, "windows-1251"), via, { config: cp1251 })).toEqual(twin);
+    }
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(cr, "utf16le")]);
+    const cuts = [2 + 2 * 9, 2 + 2 * 9 + 1];
+    expect(await read(utf16, "inline", { cuts, config: cfg({ encoding: "utf-16le" }) })).toEqual(
+      twin,
+    );
+    const mixedUtf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("sku,name\rA1,x\nA2,y\r", "utf16le"),
+    ]);
+    expect(
+      await read(mixedUtf16, "inline", { config: cfg({ encoding: "utf-16le" }) }),
+    ).toMatchObject({ reason: "LINE_ENDING_LONE_CR", detail: mixedDetail(2, 2 + 2 * 13) });
+  });
 
   it("byte offsets count the file's bytes: UTF-8 BOM, windows-1251, UTF-16LE", async () => {
     const text = "sku,name\nA1,Жук\rA2,y\n";
@@ -288,14 +423,19 @@ describe("CSV line ends: lone CRs fail the gate on every read path", () => {
           const bytes = Buffer.from(text);
           const text1 = await read(bytes, "text", { cuts });
           const inline = await read(bytes, "inline", { cuts });
-          const lone = firstLoneCr(text);
-          if (lone) {
+          const { problem, lfTwin } = lineEnds(text);
+          if (problem) {
+            const { line, byte } = problem;
             expect(text1).toEqual({
               ok: false,
               reason: "LINE_ENDING_LONE_CR",
-              detail: detail(lone.line, lone.byte),
+              detail: problem.mixed ? mixedDetail(line, byte) : detail(line, byte),
             });
-          } else expect(text1.ok || text1.reason).not.toBe("LINE_ENDING_LONE_CR");
+          } else {
+            expect(text1.ok || text1.reason).not.toBe("LINE_ENDING_LONE_CR");
+            // A CR file reads exactly like its LF twin.
+            if (lfTwin !== text) expect(text1).toEqual(await read(Buffer.from(lfTwin), "text"));
+          }
           if (text1.ok || text1.reason === "LINE_ENDING_LONE_CR") expect(inline).toEqual(text1);
           else expect(inline).toMatchObject({ ok: false, reason: text1.reason });
         },

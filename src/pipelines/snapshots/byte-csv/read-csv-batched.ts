@@ -7,6 +7,7 @@ import {
   CsvSyntaxError,
   LoneCrError,
   MAX_RECORD_CHARS,
+  MixedLineEndError,
 } from "../extract/csv-records.ts";
 import {
   type CsvOptions,
@@ -16,6 +17,7 @@ import {
   mapCsvHeader,
 } from "../extract/read-csv.ts";
 import type { ByteSource } from "../input/byte-source.ts";
+import { CrLineEnds } from "../input/cr-line-ends.ts";
 import {
   countLf,
   EncodingError,
@@ -158,17 +160,21 @@ export async function readCsvBatched(
   // Bytes given to the splitter, counted from the file's first byte (the BOM it never sees).
   let fed = bom === "utf-8" ? 3 : 0;
   let first = true;
+  // A classic-Mac file's record ends reach the splitter as LF.
+  const lineEnds = new CrLineEnds(o.delimiter, o.quote);
+  const feed = async (chunk: Uint8Array) => {
+    const batch = splitter.push(chunk);
+    fed += chunk.length;
+    if (batch) {
+      const start = fed - splitter.pendingBytes - batch.bytes.length;
+      await handle(batch.bytes, batch.firstLine, start);
+    }
+  };
   try {
     for await (const raw of source.chunks) {
       o.signal?.throwIfAborted();
-      const chunk = first && bom === "utf-8" ? raw.subarray(3) : raw;
+      await feed(lineEnds.bytes(first && bom === "utf-8" ? raw.subarray(3) : raw));
       first = false;
-      const batch = splitter.push(chunk);
-      fed += chunk.length;
-      if (batch) {
-        const start = fed - splitter.pendingBytes - batch.bytes.length;
-        await handle(batch.bytes, batch.firstLine, start);
-      }
       if (splitter.pendingBytes > MAX_RECORD_CHARS) {
         throw new GateFailure(
           "FILE_UNREADABLE",
@@ -178,13 +184,16 @@ export async function readCsvBatched(
       bytes += raw.length;
       o.onChunk?.(bytes);
     }
+    const lastEnd = lineEnds.end();
+    if (lastEnd !== undefined) await feed(Uint8Array.of(lastEnd));
     const last = splitter.end();
     if (last) await handle(last.bytes, last.firstLine, fed - last.bytes.length);
     await pool?.drain();
   } catch (err) {
     // The splitter counts bytes after the BOM it never saw.
     if (err instanceof LoneCrError) {
-      throw loneCrFailure(o.file, err.line, err.offset + (bom === "utf-8" ? 3 : 0));
+      const mixed = err instanceof MixedLineEndError;
+      throw loneCrFailure(o.file, err.line, err.offset + (bom === "utf-8" ? 3 : 0), mixed);
     }
     if (err instanceof WorkerBatchError) {
       if (err.kind === "encoding") throw encodingFailure(o.file, err.message, o.encoding);

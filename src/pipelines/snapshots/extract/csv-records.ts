@@ -39,6 +39,18 @@ export class LoneCrError extends Error {
   }
 }
 
+/**
+ * An LF outside quoted fields in a file whose records end with a lone CR (a classic-Mac file):
+ * two line-ending styles mixed, so records cannot be told apart safely.
+ */
+export class MixedLineEndError extends LoneCrError {
+  constructor(line: number, offset: number) {
+    super(line, offset);
+    this.message = `LF line ending at line ${line} in a file whose records end with a lone CR`;
+    this.name = "MixedLineEndError";
+  }
+}
+
 /** What the parser does with a lone CR outside quotes. */
 export interface CsvParserOptions {
   /** `data` (default): keep it in the field; `error`: throw LoneCrError. */

@@ -1,9 +1,10 @@
 import type { RowEmitter } from "../emit/row-emitter.ts";
 import { type CompiledSchema, GateFailure, mapHeader } from "../emit/schema.ts";
 import type { ByteSource } from "../input/byte-source.ts";
+import { CrLineEnds } from "../input/cr-line-ends.ts";
 import { createChunkDecoder, EncodingError, encodingFromBom } from "../input/text-decoder.ts";
 import { TextOffsets } from "../input/text-offsets.ts";
-import { CsvRecordParser, CsvSyntaxError, LoneCrError } from "./csv-records.ts";
+import { CsvRecordParser, CsvSyntaxError, LoneCrError, MixedLineEndError } from "./csv-records.ts";
 
 /** How to read a delimited text file. */
 export interface CsvOptions {
@@ -42,13 +43,23 @@ export function mapCsvHeader(o: Pick<CsvOptions, "schema" | "delimiter">, fields
   }
 }
 
-/** The gate FAIL of a lone CR at `line`, `byte` bytes from the start of the file. */
+/**
+ * The gate FAIL of a lone CR at `line`, `byte` bytes from the start of the file, or (`mixed`) of
+ * an LF line end there in a file whose records end with a lone CR.
+ */
 export function loneCrFailure(
   file: string | undefined,
   line: number,
   byte: number | undefined,
+  mixed = false,
 ): GateFailure {
   const at = byte === undefined ? `line ${line}` : `line ${line} (byte offset ${byte})`;
+  if (mixed) {
+    return new GateFailure(
+      "LINE_ENDING_LONE_CR",
+      `${file ?? "the file"}: LF line ending at ${at} in a file whose records end with a lone CR; records must all end the same way (LF, CRLF or CR)`,
+    );
+  }
   return new GateFailure(
     "LINE_ENDING_LONE_CR",
     `${file ?? "the file"}: lone CR line ending at ${at}; records must end with LF or CRLF`,
@@ -93,9 +104,11 @@ export async function readCsv(source: ByteSource, o: CsvOptions): Promise<CsvRea
     decoder.encoding,
     bom === undefined ? 0 : bom === "utf-8" ? 3 : 2,
   );
+  // A classic-Mac file's record ends reach the parser as LF.
+  const lineEnds = new CrLineEnds(o.delimiter, o.quote);
   const push = (text: string) => {
     offsets.add(text);
-    parser.push(text);
+    parser.push(lineEnds.text(text));
   };
   let bytes = 0;
   try {
@@ -106,10 +119,13 @@ export async function readCsv(source: ByteSource, o: CsvOptions): Promise<CsvRea
       o.onChunk?.(bytes);
     }
     push(decoder.end());
+    if (lineEnds.end() !== undefined) parser.push("\n");
     parser.end();
   } catch (err) {
-    if (err instanceof LoneCrError)
-      throw loneCrFailure(o.file, err.line, offsets.byteAt(err.offset));
+    if (err instanceof LoneCrError) {
+      const mixed = err instanceof MixedLineEndError;
+      throw loneCrFailure(o.file, err.line, offsets.byteAt(err.offset), mixed);
+    }
     if (err instanceof EncodingError) throw encodingFailure(o.file, err.message, o.encoding);
     if (err instanceof CsvSyntaxError) throw new GateFailure("FILE_UNREADABLE", err.message);
     throw err;
