@@ -5,7 +5,7 @@ import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 import { openUi } from "./ui-app.ts";
 
-const NAV = '<nav aria-label="Main">';
+const NAV = '<nav aria-label="Main" id="main-nav">';
 
 describeEachDialect("dashboard error pages", (h) => {
   it("a trailing slash redirects to the page (keeping the query) instead of 404", async () => {

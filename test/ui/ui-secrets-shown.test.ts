@@ -31,6 +31,8 @@ function fakeQueue(dead: number): Queue {
     stats: async () => stats,
     deadLetters: async <T>(_q: string, o?: { limit?: number }) =>
       letters.slice(0, o?.limit ?? 100) as QueueMessageInfo<T>[],
+    messages: async <T>(_q: string, o?: { limit?: number }) =>
+      letters.slice(0, o?.limit ?? 100) as QueueMessageInfo<T>[],
   };
   return queue as Queue;
 }
@@ -77,7 +79,7 @@ describeEachDialect("dashboard keeps secrets off its pages", (h) => {
     const page = await get("/ui/queue");
     expect(page.status).toBe(200);
     for (const secret of [KEY, PASSWORD]) expect(page.text).not.toContain(secret);
-    expect(page.text).toContain("Showing 50 of 60 dead letters.");
+    expect(page.text).toContain("The newest 50 messages.");
     expect(page.text).toContain('aria-label="Re-drive message msg-0"');
     expect(page.text).not.toContain("msg-50");
   });

@@ -59,6 +59,11 @@ export interface PanelChart {
   readonly time: boolean;
   readonly x: readonly number[];
   readonly series: ReadonlyArray<{ label: string; values: ReadonlyArray<number | null> }>;
+  /**
+   * Ordinal charts: what each x stands for (e.g. a run's start time), in x's order; the legend
+   * shows it for the point under the cursor.
+   */
+  readonly labels?: readonly string[];
   /** A shaded band between two of the series (by index), e.g. the quartiles around a median. */
   readonly band?: { readonly lower: number; readonly upper: number };
   /** Text shown when x is empty. */

@@ -30,3 +30,21 @@ export function prettyJson(value: unknown): string {
 
 // Kept here for callers that import it with the other formatters.
 export { safeNext } from "./safe-next.ts";
+
+/** Every time the dashboard shows (tables and charts) is in this zone. */
+export const TIME_ZONE_LABEL = "UTC";
+
+/** "2026-01-15 09:30:12" of an ISO timestamp (UTC, as every table and chart shows); "—" when null. */
+export function utcTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** An error's first line, cut to `max` characters (by code point) with "…". */
+export function errorExcerpt(error: string, max = 160): string {
+  const first = error.split("\n", 1)[0]!;
+  const chars = Array.from(first);
+  const cut = chars.length > max || first !== error;
+  return cut ? `${chars.slice(0, max).join("")}…` : first;
+}

@@ -6,6 +6,7 @@ import { registerAssets } from "./assets/serve-assets.ts";
 import { requireSession, takeFlash } from "./auth-middleware.ts";
 import { shell } from "./layout.ts";
 import { errorBody, errorStatus, uiError } from "./pages/error-page.ts";
+import { registerJob } from "./pages/job.ts";
 import { registerOverview } from "./pages/overview.ts";
 import type { PageShell } from "./pages/page-shell.ts";
 import { registerPanels } from "./pages/panel.ts";
@@ -76,6 +77,7 @@ export function createUiApp(services: ServerServices, logger: Logger): Hono<UiEn
   const proxies = new TrustedProxies(services.runtime.config?.server?.trustedProxies ?? []);
   registerSignIn(app, keys, { revoked, throttle, proxies });
   registerOverview(app, services, page);
+  registerJob(app, services, page);
   registerRuns(app, services, page);
   registerRun(app, services, page);
   registerQueue(app, services, page);

@@ -27,7 +27,7 @@ export function shell(o: ShellOptions): Html {
   const nav =
     o.csrf === undefined
       ? ""
-      : html`<nav aria-label="Main">
+      : html`<nav aria-label="Main" id="main-nav">
             ${navLink("/ui", "Overview", o.section === "overview")}
             ${navLink("/ui/runs", "Runs", o.section === "runs")}
             ${navLink("/ui/queue", "Queue", o.section === "queue")}
@@ -38,7 +38,7 @@ export function shell(o: ShellOptions): Html {
           ${
             o.signOut === false
               ? ""
-              : html`<form method="post" action="/ui/sign-out">
+              : html`<form method="post" action="/ui/sign-out" class="signout">
             <input type="hidden" name="_csrf" value="${o.csrf}" />
             <button type="submit" class="secondary">Sign out</button>
           </form>`
@@ -59,7 +59,11 @@ export function shell(o: ShellOptions): Html {
   </head>
   <body${o.csrf ? html` hx-headers='{"X-CSRF-Token":"${o.csrf}"}'` : ""}>
     <a class="skip" href="#content">Skip to content</a>
-    <header class="top"><span class="brand">Tidemark</span>${nav}</header>
+    <header class="top"><span class="brand">Tidemark</span>${
+      o.csrf === undefined
+        ? ""
+        : html`<button type="button" class="menu-toggle" aria-expanded="false" aria-controls="main-nav">Menu</button>`
+    }${nav}<span class="tz">Times in UTC</span></header>
     <main id="content" tabindex="-1">
       ${o.flash ? html`<p class="flash${o.flash.error ? " error" : ""}" role="status">${o.flash.text}</p>` : ""}
       ${o.body}

@@ -42,11 +42,14 @@ function cell(c: PanelCell, pipeline: string, csrf: string, row = ""): Html {
  * Embeds the chart's data as JSON for app.js, unescaped (it is not HTML) but with `<` written
  * as \u003c, so no text in it can close the script element.
  */
-function chart(b: PanelChart): Html {
-  const spec = JSON.stringify({ time: b.time, x: b.x, series: b.series, band: b.band }).replace(
-    /</g,
-    "\\u003c",
-  );
+export function chart(b: PanelChart): Html {
+  const spec = JSON.stringify({
+    time: b.time,
+    x: b.x,
+    series: b.series,
+    band: b.band,
+    labels: b.labels,
+  }).replace(/</g, "\\u003c");
   // No data: the text alone, not a blank chart-sized box announced as an image of the series.
   if (b.x.length === 0) {
     return html`<section class="card" aria-label="${b.title}">

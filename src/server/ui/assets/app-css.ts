@@ -61,9 +61,50 @@ details > summary { cursor:pointer; color:var(--accent); margin:.3rem 0; }
 .chart .u-legend { font-size:.8rem; }
 .panel-img { width:40px; height:40px; object-fit:cover; vertical-align:middle; margin-right:.4rem; border-radius:3px; }
 .pager { display:flex; gap:.6rem; margin-top:.8rem; }
+.sub { display:block; font-size:.8rem; color:var(--muted); font-weight:400; }
+th .sub { margin-top:.1rem; }
+ul.plain { margin:0; padding-left:1.1rem; }
+.strip { display:flex; gap:2px; align-items:center; min-height:18px; }
+.strip .cell { display:inline-block; width:10px; height:18px; border-radius:2px; background:#c9d1db; flex:none; }
+.strip .cell.empty { background:transparent; border:1px dashed var(--line); }
+.strip a.cell:hover, .strip a.cell:focus-visible { outline:2px solid var(--fg); outline-offset:1px; }
+.cell-succeeded { background:var(--ok) !important; }
+.cell-failed, .cell-abandoned { background:var(--bad) !important; }
+.cell-running { background:#e0a100 !important; }
+.cell-skipped { background:#aab4c0 !important; }
+.banner { background:#fdecea; border:1px solid #f5c2c0; border-left:6px solid var(--bad); border-radius:6px;
+  padding:.6rem .8rem; margin-bottom:1rem; }
+.banner ul { margin:.3rem 0 0; padding-left:1.1rem; }
+.banner a { color:#8a1c1c; }
+.children-failing { margin-left:.3rem; }
+.overview-top { display:flex; flex-wrap:wrap; gap:0 1.5rem; }
+.overview-top h2 { margin-top:.2rem; font-size:1rem; }
+.overview-top .stats li { min-width:6rem; padding:.35rem .6rem; }
+.overview-top .stats a { text-decoration:none; color:inherit; display:block; }
+table.kv > tbody > tr > th { width:14rem; }
+table.nested { margin:0; font-size:.9rem; }
+table.nested th, table.nested td { padding:.2rem .4rem; }
+.charts { display:grid; grid-template-columns:repeat(auto-fit, minmax(min(100%, 480px), 1fr)); gap:0 1rem; }
+section.queue h2 { margin-top:0; }
+.menu-toggle { display:none; }
+.tz { font-size:.8rem; opacity:.8; margin-left:auto; }
 @media (max-width: 640px) {
   main { padding:.6rem; }
   th, td { padding:.35rem .3rem; font-size:.9rem; }
   .hide-narrow { display:none; }
+  .js .menu-toggle { display:inline-block; margin-left:auto; background:transparent; border-color:#fff; }
+  .js header.top nav, .js header.top .signout { display:none; }
+  .js header.top.open nav { display:flex; flex-direction:column; width:100%; }
+  .js header.top.open .signout { display:block; }
+  .tz { display:none; }
+  table.kv > tbody > tr > th { width:auto; }
+  /* Wide tables become one card per row, so every row's buttons stay on screen. */
+  table.stack-narrow thead { display:none; }
+  table.stack-narrow, table.stack-narrow tbody, table.stack-narrow tr, table.stack-narrow th,
+  table.stack-narrow td { display:block; width:100%; }
+  table.stack-narrow tr { border-bottom:2px solid var(--line); padding:.3rem 0; }
+  table.stack-narrow th, table.stack-narrow td { border:0; padding:.15rem .3rem; }
+  table.stack-narrow td.hide-narrow { display:none; }
+  .strip .cell { width:8px; }
 }
 `;

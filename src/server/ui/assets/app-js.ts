@@ -22,12 +22,19 @@ export const APP_JS = `
     if (spec.band) {
       bands.push({ series: [spec.band.upper + 1, spec.band.lower + 1], fill: "rgba(31,95,191,0.12)" });
     }
+    if (spec.labels) {
+      // Ordinal charts: the legend names the point under the cursor (e.g. a run's start).
+      series[0].value = function (u, v) { var i = spec.x.indexOf(v); return i < 0 ? "" : spec.labels[i]; };
+      series[0].label = "run";
+    }
     var width = Math.max(260, Math.min(el.clientWidth || 600, 1100));
     var data = [spec.x].concat(spec.series.map(function (s) { return s.values; }));
     var plot = new uPlot({
       width: width, height: 220, series: series, bands: bands,
+      // Every time on the dashboard is UTC: the charts' axes too, as the tables.
+      tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
       scales: { x: { time: !!spec.time } },
-      axes: [{}, { size: 60 }],
+      axes: [spec.time ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100], values: function (u, vs) { return vs.map(function (v) { return "#" + v; }); } }, { size: 60 }],
     }, data, el);
     el.dataset.series = String(plot.series.length - 1);
   }
@@ -35,7 +42,18 @@ export const APP_JS = `
     var els = (root || document).querySelectorAll(".chart");
     for (var i = 0; i < els.length; i++) draw(els[i]);
   }
+  function menu() {
+    var button = document.querySelector(".menu-toggle");
+    if (!button) return;
+    button.addEventListener("click", function () {
+      var header = button.closest("header");
+      var open = header.classList.toggle("open");
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
+  // Without this script the navigation stays spelled out; with it, a phone gets a menu button.
+  document.documentElement.classList.add("js");
   if (window.htmx) window.htmx.onLoad(function (el) { drawAll(el); });
-  document.addEventListener("DOMContentLoaded", function () { drawAll(document); });
+  document.addEventListener("DOMContentLoaded", function () { drawAll(document); menu(); });
 })();
 `;

@@ -33,10 +33,13 @@ export async function overviewJobs(services: ServerServices): Promise<JobOvervie
   return live.sort((a, b) => failing(a) - failing(b) || a.job.name.localeCompare(b.job.name));
 }
 
-/** Runs started in the last 24 hours, counted by status. */
-export async function runsLast24h(services: ServerServices): Promise<Record<string, number>> {
+/** Runs started in the last `hours` hours, counted by status. */
+export async function runsSince(
+  services: ServerServices,
+  hours: number,
+): Promise<Record<string, number>> {
   const { runtime } = services;
-  const since = isoTimestamp(new Date(runtime.clock.now().getTime() - 24 * 3600 * 1000));
+  const since = isoTimestamp(new Date(runtime.clock.now().getTime() - hours * 3600 * 1000));
   const rows = await typed<EngineTables>(runtime.db)
     .selectFrom("tm_runs")
     .select(["status", (eb) => eb.fn.countAll<number | string>().as("n")])
@@ -56,6 +59,11 @@ export async function runsLast24h(services: ServerServices): Promise<Record<stri
     }
   }
   return counts;
+}
+
+/** Runs started in the last 24 hours, counted by status. */
+export function runsLast24h(services: ServerServices): Promise<Record<string, number>> {
+  return runsSince(services, 24);
 }
 
 /**

@@ -3,8 +3,12 @@ import { JobRepo } from "../../../engine/jobs/job-repo.ts";
 import type { RunRecord } from "../../../engine/runs/run-repo.ts";
 import { redactSecrets, redactText } from "../../../infra/logging/redact.ts";
 import type { RequestedRun, ServerServices } from "../../server-services.ts";
+import { childrenBadge, childrenTable } from "../components/children-view.ts";
+import { jobLink } from "../components/job-actions.ts";
+import { summaryTable } from "../components/summary-table.ts";
 import { findRun } from "../data/dashboard-data.ts";
-import { prettyJson, relative, runDuration } from "../format.ts";
+import { type ChildrenOfRun, childrenOfRuns } from "../data/run-children-data.ts";
+import { prettyJson, relative, runDuration, TIME_ZONE_LABEL, utcTime } from "../format.ts";
 import { statusBadge } from "../layout.ts";
 import type { Html, UiApp } from "../ui-env.ts";
 import { uiError } from "./error-page.ts";
@@ -54,29 +58,36 @@ function progressBlock(run: RunRecord): Html | string {
       <span>${p.done}/${p.total ?? "?"}</span>${figures.length > 0 ? html` <span class="tone-muted">${figures.join(", ")}</span>` : ""}</div>`;
 }
 
-function runBody(services: ServerServices, run: RunRecord, params: unknown): Html {
+function runBody(
+  services: ServerServices,
+  run: RunRecord,
+  params: unknown,
+  children: ChildrenOfRun | undefined,
+): Html {
   const now = services.runtime.clock.now();
   const live = run.status === "running";
   const failures = failuresOf(run.summary);
   const lines = summaryLines(services, run);
   return html`<div id="run" data-status="${run.status}"${live ? html` hx-get="/ui/fragments/runs/${enc(run.runId)}" hx-trigger="every 2s" hx-swap="outerHTML"` : ""}>
     <dl class="facts card">
-      <dt>Status</dt><dd>${statusBadge(run.status)}${run.dryRun ? " (dry run)" : ""}</dd>
-      <dt>Job</dt><dd><a href="/ui/runs?job=${enc(run.jobName)}">${run.jobName}</a> <span class="tone-muted">${run.jobType}</span></dd>
-      <dt>Started</dt><dd>${run.startedAt} <span class="tone-muted">(${relative(run.startedAt, now)})</span></dd>
-      <dt>Finished</dt><dd>${run.finishedAt ?? "—"}</dd>
+      <dt>Status</dt><dd>${statusBadge(run.status)}${run.dryRun ? " (dry run)" : ""} ${childrenBadge(children)}</dd>
+      <dt>Job</dt><dd>${jobLink(run.jobName)} <span class="tone-muted">${run.jobType}</span></dd>
+      <dt>Started</dt><dd>${utcTime(run.startedAt)} ${TIME_ZONE_LABEL} <span class="tone-muted">(${relative(run.startedAt, now)})</span></dd>
+      <dt>Finished</dt><dd>${run.finishedAt ? `${utcTime(run.finishedAt)} ${TIME_ZONE_LABEL}` : "—"}</dd>
       <dt>${live ? "Running for" : "Took"}</dt><dd>${runDuration(run.startedAt, run.finishedAt, now)}</dd>
       <dt>Host</dt><dd>${run.host} (pid ${run.pid})</dd>
     </dl>
     ${progressBlock(run)}
+    ${children ? childrenTable(children, now) : ""}
     ${run.error ? html`<h2>Error</h2><pre class="error">${redactText(run.error)}</pre>` : ""}
     ${paramsBlock(run, params)}
     <h2>Summary</h2>
     ${
-      lines && run.summary
-        ? html`<pre>${redactText(lines.join("\n"))}</pre>
+      run.summary
+        ? html`${summaryTable(run.summary, failures.length > 0 ? ["failures"] : [])}
+          ${lines ? html`<details><summary>As <code>tidemark run</code> prints it</summary><pre>${redactText(lines.join("\n"))}</pre></details>` : ""}
           <details><summary>The full summary (JSON)</summary><pre>${prettyJson(redactSecrets(run.summary))}</pre></details>`
-        : html`<pre>${run.summary ? prettyJson(redactSecrets(run.summary)) : live ? "(running…)" : "(none)"}</pre>`
+        : html`<p class="tone-muted">${live ? "(running…)" : "(none)"}</p>`
     }
     ${
       failures.length > 0
@@ -103,8 +114,8 @@ function requestedBody(r: RequestedRun): Html {
   return html`<div id="run" data-status="${r.status}"${waiting ? html` hx-get="/ui/fragments/runs/${enc(r.runId)}" hx-trigger="every 1s" hx-swap="outerHTML"` : ""}>
     <dl class="facts card">
       <dt>Status</dt><dd>${statusBadge(r.status)}</dd>
-      <dt>Job</dt><dd>${r.jobName}</dd>
-      <dt>Requested</dt><dd>${r.requestedAt}</dd>
+      <dt>Job</dt><dd>${jobLink(r.jobName)}</dd>
+      <dt>Requested</dt><dd>${utcTime(r.requestedAt)} ${TIME_ZONE_LABEL}</dd>
       <dt>Attempts</dt><dd>${r.attempts}</dd>
     </dl>
     ${r.error ? html`<h2>Error</h2><pre>${redactText(r.error)}</pre>` : ""}
@@ -117,7 +128,8 @@ async function runFragment(services: ServerServices, runId: string): Promise<Htm
   const run = await findRun(services, runId);
   if (run) {
     const job = await new JobRepo(services.runtime.db).get(run.jobName);
-    return runBody(services, run, job?.params);
+    const children = await childrenOfRuns(services, [run.runId]);
+    return runBody(services, run, job?.params, children.get(run.runId));
   }
   const requested = await services.findRequestedRun(runId);
   return requested && requestedBody(requested);

@@ -11,6 +11,8 @@ import { uiError } from "./error-page.ts";
 import type { PageShell } from "./page-shell.ts";
 
 const PAGE_SIZE = 25;
+/** The time windows `since=` takes. */
+const WINDOWS = { "24h": { hours: 24, label: "24 hours" }, "7d": { hours: 168, label: "7 days" } };
 const enc = encodeURIComponent;
 
 /** Most characters of an error the list shows; the run's page has it whole. */
@@ -35,12 +37,12 @@ function runRow(r: RunRecord, now: Date): Html {
   </tr>`;
 }
 
-/** The runs list's query: which job and status, which page, and "the last 24 hours" only. */
+/** The runs list's query: which job and status, which page, and "the last 24 hours / 7 days" only. */
 interface RunsQuery {
   job?: string | undefined;
   status?: RunStatus | undefined;
-  /** `since=24h`: what the overview's counts of the last 24 hours link to. */
-  last24h: boolean;
+  /** `since=24h` / `since=7d`: what the overview's counts of those windows link to. */
+  since: keyof typeof WINDOWS | undefined;
   page: number;
 }
 
@@ -48,7 +50,7 @@ function query(q: RunsQuery, page: number): string {
   const p = new URLSearchParams();
   if (q.job) p.set("job", q.job);
   if (q.status) p.set("status", q.status);
-  if (q.last24h) p.set("since", "24h");
+  if (q.since) p.set("since", q.since);
   if (page > 0) p.set("page", String(page));
   const s = p.toString();
   return s ? `/ui/runs?${s}` : "/ui/runs";
@@ -63,11 +65,12 @@ function parseQuery(get: (name: string) => string | undefined): RunsQuery {
   const page = get("page") ?? "0";
   if (!/^\d{1,6}$/.test(page)) uiError(400, "page must be a whole number");
   const since = get("since") || undefined;
-  if (since !== undefined && since !== "24h") uiError(400, "since must be 24h (or left out)");
+  if (since !== undefined && !(since in WINDOWS))
+    uiError(400, "since must be 24h or 7d (or left out)");
   return {
     job: get("job") || undefined,
     status: status as RunStatus | undefined,
-    last24h: since === "24h",
+    since: since as RunsQuery["since"],
     page: Number(page),
   };
 }
@@ -79,18 +82,20 @@ function filters(q: RunsQuery, jobNames: readonly string[]): Html {
   return html`<form class="filters" method="get" action="/ui/runs" role="search">
       <label>Job <select name="job">${opt("", q.job, "all jobs")}${jobNames.map((j) => opt(j, q.job))}</select></label>
       <label>Status <select name="status">${opt("", q.status, "any status")}${RUN_STATUSES.map((s) => opt(s, q.status))}</select></label>
-      ${q.last24h ? html`<input type="hidden" name="since" value="24h" />` : ""}
+      ${q.since ? html`<input type="hidden" name="since" value="${q.since}" />` : ""}
       <button type="submit">Filter</button>
     </form>
-    ${q.last24h ? html`<p>Started in the last 24 hours. <a href="${query({ ...q, last24h: false }, 0)}">Show all</a></p>` : ""}`;
+    ${q.since ? html`<p>Started in the last ${WINDOWS[q.since].label}. <a href="${query({ ...q, since: undefined }, 0)}">Show all</a></p>` : ""}`;
 }
 
-/** `GET /ui/runs?job=&status=&since=24h&page=`: runs newest first, filtered, 25 a page. */
+/** `GET /ui/runs?job=&status=&since=24h|7d&page=`: runs newest first, filtered, 25 a page. */
 export function registerRuns(app: UiApp, services: ServerServices, page: PageShell): void {
   app.get("/ui/runs", async (c) => {
     const q = parseQuery((name) => c.req.query(name));
     const now = services.runtime.clock.now();
-    const since = q.last24h ? new Date(now.getTime() - 24 * 3600 * 1000).toISOString() : undefined;
+    const since = q.since
+      ? new Date(now.getTime() - WINDOWS[q.since].hours * 3600 * 1000).toISOString()
+      : undefined;
     const [names, { runs, more }] = await Promise.all([
       runJobNames(services),
       runsPage(services, { jobName: q.job, status: q.status, since }, q.page, PAGE_SIZE),

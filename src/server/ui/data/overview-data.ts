@@ -1,0 +1,74 @@
+import type { JobOverview } from "../../../engine/runs/job-overview.ts";
+import { type RunRecord, RunRepo } from "../../../engine/runs/run-repo.ts";
+import { occurrenceAtOrBefore } from "../../../engine/scheduler/cron-math.ts";
+import { runAsOfNow } from "../../routes/run-liveness.ts";
+import type { ServerServices } from "../../server-services.ts";
+import { overviewJobs } from "./dashboard-data.ts";
+import { type ChildrenOfRun, childrenFailing, childrenOfRuns } from "./run-children-data.ts";
+
+/** Cells in a job's strip of recent runs. */
+export const STRIP_RUNS = 24;
+/** A scheduled occurrence counts as missed once it is this late without a run. */
+export const LATE_AFTER_MS = 2 * 60_000;
+
+/** A job's row on the overview and its page's header. */
+export interface JobHealth extends JobOverview {
+  /** Its latest runs, newest first, as they stand now. */
+  recent: RunRecord[];
+  /** The queue messages its latest run sent, when it sent any. */
+  children: ChildrenOfRun | undefined;
+  /** The occurrence it missed (ISO), when a scheduled run is late. */
+  lateSince: string | null;
+  /** The latest error among its recent runs. */
+  lastError: { runId: string; error: string; at: string } | null;
+}
+
+/** Failing (its latest run failed, or that run's queued work fails), late, then the rest. */
+export function isFailing(j: JobHealth): boolean {
+  const s = j.lastRun?.status;
+  return s === "failed" || s === "abandoned" || childrenFailing(j.children);
+}
+
+/** The occurrence of an enabled schedule that passed with no run started since, or null. */
+export function missedOccurrence(j: JobOverview, now: Date): string | null {
+  const { job } = j;
+  if (!job.enabled || job.schedule === null) return null;
+  const due = occurrenceAtOrBefore(
+    job.schedule,
+    job.timezone,
+    new Date(now.getTime() - LATE_AFTER_MS),
+  );
+  if (!due || due.toISOString() < job.createdAt) return null;
+  if (j.lastRun && Date.parse(j.lastRun.startedAt) >= due.getTime()) return null;
+  return due.toISOString();
+}
+
+/** Every stored job with its recent runs, children and lateness: failing and late ones first. */
+export async function jobsHealth(services: ServerServices, only?: string): Promise<JobHealth[]> {
+  const { runtime } = services;
+  const now = runtime.clock.now();
+  const repo = new RunRepo(runtime.db);
+  const jobs = (await overviewJobs(services)).filter(
+    (j) => only === undefined || j.job.name === only,
+  );
+  const lastIds = jobs.flatMap((j) => (j.lastRun ? [j.lastRun.runId] : []));
+  const children = await childrenOfRuns(services, lastIds);
+  const rows = await Promise.all(
+    jobs.map(async (j): Promise<JobHealth> => {
+      const stored = await repo.list({ jobName: j.job.name, limit: STRIP_RUNS });
+      const recent = await Promise.all(stored.map((r) => runAsOfNow(runtime, r)));
+      const failed = recent.find((r) => r.error);
+      return {
+        ...j,
+        recent,
+        children: j.lastRun ? children.get(j.lastRun.runId) : undefined,
+        lateSince: missedOccurrence(j, now),
+        lastError: failed?.error
+          ? { runId: failed.runId, error: failed.error, at: failed.finishedAt ?? failed.startedAt }
+          : null,
+      };
+    }),
+  );
+  const rank = (j: JobHealth) => (isFailing(j) ? 0 : j.lateSince ? 1 : 2);
+  return rows.sort((a, b) => rank(a) - rank(b) || a.job.name.localeCompare(b.job.name));
+}
