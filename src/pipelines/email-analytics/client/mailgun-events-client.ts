@@ -95,7 +95,15 @@ interface DecodedPage {
   received: number;
   droppedNewer: number;
   droppedNoId: number;
+  outOfWindow: number;
   next: string | undefined;
+}
+
+/** The window a fetch asked for and the moment it started, in epoch ms. */
+interface Bounds {
+  beginMs: number;
+  endMs: number;
+  startedAt: number;
 }
 
 async function* fetchEvents(
@@ -108,6 +116,7 @@ async function* fetchEvents(
   const startedAt = (options.fetchStartedAt ?? now()).getTime();
   const maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
   const beginMs = Math.ceil(options.begin.getTime());
+  const bounds = { beginMs: options.begin.getTime(), endMs: options.end.getTime(), startedAt };
   // Aborts a prefetched request nobody will read (the caller stopped early).
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
@@ -116,7 +125,7 @@ async function* fetchEvents(
       target: `/${encodeURIComponent(credentials.domain)}/events`,
       query: eventsQuery(credentials.tags, options),
     },
-    parse: (json) => decodePage(decodeEventsPage(json), startedAt),
+    parse: (json) => decodePage(decodeEventsPage(json), bounds),
     nextUrl: (page) =>
       page.received === 0 ? undefined : page.next?.replace(MAILGUN_HOST, apiRoot),
     signal,
@@ -142,6 +151,7 @@ async function* fetchEvents(
         received: data.received,
         droppedNewer: data.droppedNewer,
         droppedNoId: data.droppedNoId,
+        outOfWindow: data.outOfWindow,
         attempts,
         stoppedAtBudget: budgetReached && !windowEnded,
       };
@@ -159,16 +169,39 @@ async function* fetchEvents(
   }
 }
 
-/** Normalizes one page's items, dropping those without ids or newer than the fetch start. */
-function decodePage(raw: MailgunEventsPage, startedAt: number): DecodedPage {
+/**
+ * Slack of the window check, in ms: `begin`/`end` travel as fractional seconds and timestamps
+ * as floats, so an event on the window's edge may come back a rounding error outside it.
+ */
+const WINDOW_SLACK_MS = 1;
+
+/**
+ * Normalizes one page's items. Skipped and counted: items stamped outside the window the fetch
+ * asked for (Mailgun never returns those, so such a timestamp is wrong and must not move a
+ * watermark), items without ids, and items newer than the fetch start.
+ */
+function decodePage(raw: MailgunEventsPage, bounds: Bounds): DecodedPage {
   const events: NormalizedEvent[] = [];
   let droppedNewer = 0;
   let droppedNoId = 0;
+  let outOfWindow = 0;
   for (const item of raw.items) {
+    const ms = item.timestamp * 1000;
+    if (ms < bounds.beginMs - WINDOW_SLACK_MS || ms > bounds.endMs + WINDOW_SLACK_MS) {
+      outOfWindow++;
+      continue;
+    }
     const event = normalizeEvent(item);
     if (event === null) droppedNoId++;
-    else if (event.timestamp.getTime() > startedAt) droppedNewer++;
+    else if (event.timestamp.getTime() > bounds.startedAt) droppedNewer++;
     else events.push(event);
   }
-  return { events, received: raw.items.length, droppedNewer, droppedNoId, next: raw.paging.next };
+  return {
+    events,
+    received: raw.items.length,
+    droppedNewer,
+    droppedNoId,
+    outOfWindow,
+    next: raw.paging.next,
+  };
 }

@@ -134,6 +134,11 @@ export interface EventsPage {
   droppedNewer: number;
   /** Items dropped because they carry neither a message id nor an email id. */
   droppedNoId: number;
+  /**
+   * Items skipped because their timestamp lies outside the window asked for (`begin`…`end`):
+   * a wrong timestamp, never applied and never a watermark.
+   */
+  outOfWindow: number;
   /** HTTP attempts this page took (1 = no retry). */
   attempts: number;
   /**
@@ -149,7 +154,8 @@ export interface MailgunEventsClient {
    * Pages of one fetch: the first request carries `begin`, `end`, `event`, `tags`, `limit=300`
    * and `ascending=yes`; then `paging.next` is followed until a page comes back empty (or
    * `maxEvents` says stop, or a page held an event newer than the fetch start). HTTP errors
-   * that outlived the retries are thrown (the engine's HttpError family).
+   * that outlived the retries, and pages not of Mailgun's shape (a field of the wrong type, a
+   * timestamp that is not positive), are thrown (the engine's HttpError family).
    */
   fetchEvents(options: FetchEventsOptions): AsyncGenerator<EventsPage, void, undefined>;
 }

@@ -32,6 +32,8 @@ export interface EventOverrides {
   severity?: string;
   reason?: string;
   deliveryStatus?: MailgunDeliveryStatus | null;
+  /** Fields written over the item as sent (wrong types, wrong timestamps). */
+  raw?: Record<string, unknown>;
 }
 
 /** One event as the store keeps it, decoded. */

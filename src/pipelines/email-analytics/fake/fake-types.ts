@@ -31,6 +31,12 @@ export interface FakeEventInput {
   visibleAt?: Date;
   /** opened/clicked/delivered: which client, place or MX host it shows (any integer). */
   variant?: number;
+  /**
+   * Fields written over the item as the API sends it, whatever their type: a broken or hostile
+   * answer (`{ recipient: 12345 }`, `{ timestamp: 1e12 }`). The event keeps its place in the
+   * store by `timestamp`, so a wrong timestamp shows up inside the window that holds it.
+   */
+  raw?: Record<string, unknown>;
 }
 
 /** Status knobs in Mailgun's own words. */

@@ -159,9 +159,10 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
       const kind = input.failure ?? (input.severity === "temporary" ? "mailbox-full" : "bounce");
       variant = FAILURE_KINDS.indexOf(kind);
     }
+    const { id, severity, deliveryStatus, raw } = input;
     const overrides =
-      input.id !== undefined || input.severity !== undefined || input.deliveryStatus !== undefined
-        ? { id: input.id, severity: input.severity, deliveryStatus: input.deliveryStatus }
+      id !== undefined || severity !== undefined || deliveryStatus !== undefined || raw
+        ? { id, severity, deliveryStatus, raw }
         : undefined;
     const seq = store.add({
       type: input.event,

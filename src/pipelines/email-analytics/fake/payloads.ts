@@ -190,6 +190,7 @@ export function toMailgunItem(e: StoredEvent, domain: string, idPrefix: string):
       addEngagement(item, e);
       break;
   }
+  if (e.overrides?.raw) Object.assign(item, e.overrides.raw);
   return item;
 }
 

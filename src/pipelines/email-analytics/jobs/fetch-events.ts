@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import type { NormalizedEvent } from "../client/types.ts";
 import { addCounts, type EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
-import { recordLastFetch, setJobTimestamp, upsertJobRow } from "../repos/ghost-jobs-repo.ts";
+import { advanceFinishedAt, recordLastFetch, setJobTimestamp } from "../repos/ghost-jobs-repo.ts";
 import { markPending } from "../repos/pending-stats.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 import { aggregatePending, isLeaseLost } from "./aggregate-pending.ts";
@@ -117,6 +117,8 @@ export async function fetchEvents(
     });
     for await (const page of readAhead(pages, READ_AHEAD_PAGES)) {
       report.pages += 1;
+      report.out_of_window += page.outOfWindow;
+      run.outOfWindow += page.outOfWindow;
       windowRead = !page.stoppedAtBudget;
       for (const e of page.events) buffer.push(e);
       if (buffer.length >= APPLY_BATCH_EVENTS) await flush();
@@ -169,12 +171,7 @@ async function applyPage(
       const applied = await run.applier.apply(tx, events);
       await markPending(tx, applied, window.includeOpened);
       if (!window.ownsRow || (await window.ownsRow(tx))) {
-        await upsertJobRow(
-          tx,
-          data.jobName,
-          { finished_at: last.toISOString() },
-          run.ctx.clock.now(),
-        );
+        await advanceFinishedAt(tx, data.jobName, last, run.ctx.clock.now());
       }
       return applied;
     });
@@ -221,6 +218,7 @@ async function storeWatermark(
     pages: report.pages,
     duration_ms: report.duration_ms,
     counts: report.counts,
+    out_of_window: report.out_of_window,
     ...(failed ? { failed: true } : {}),
   };
   const complete =
@@ -238,7 +236,7 @@ async function storeWatermark(
       await recordLastFetch(tx, data.jobName, figures, {}, now);
       return "lost";
     }
-    if (complete) await setJobTimestamp(tx, data.jobName, "finished", last, now);
+    if (complete) await advanceFinishedAt(tx, data.jobName, last, now, { status: "finished" });
     await recordLastFetch(
       tx,
       data.jobName,
@@ -267,5 +265,6 @@ export function newPhaseReport(
     duration_ms: 0,
     events_per_second: 0,
     counts: zeroCounts(),
+    out_of_window: 0,
   };
 }

@@ -66,6 +66,7 @@ export async function runFetchJob(
     aggregation: { emails: 0, members: 0, membersUnchanged: 0, midFetch: 0, errors: 0 },
     countedMembers: new Set(),
     missingErrorDetails: 0,
+    outOfWindow: 0,
     pendingStored: true,
   };
   return runCycles(run, Math.min(params.max_events ?? Infinity, ctx.limit ?? Infinity));
@@ -120,6 +121,7 @@ export async function runCycles(run: FetchRun, maxEvents: number): Promise<JobRe
       errors: run.aggregation.errors,
     },
     failures_without_details: run.missingErrorDetails,
+    out_of_window: run.outOfWindow,
     opened_watermark: lag.watermark,
     opened_lag_minutes: lag.minutes,
     opened_lag_warning: lag.warning,

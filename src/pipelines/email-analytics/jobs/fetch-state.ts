@@ -47,6 +47,8 @@ export interface PhaseReport {
   duration_ms: number;
   events_per_second: number;
   counts: EventCounts;
+  /** Events skipped because their timestamp lies outside the window asked for. */
+  out_of_window: number;
   skipped?: string;
   error?: string;
 }
@@ -76,6 +78,8 @@ export interface FetchRun {
   readonly countedMembers: Set<string>;
   /** Failure events that carried no error details (no failure row, as in Ghost). */
   missingErrorDetails: number;
+  /** Events skipped because their timestamp lies outside the window their fetch asked for. */
+  outOfWindow: number;
   /**
    * `email_analytics_pending` may hold rows: true at a run's start (an earlier run may have died
    * before aggregating) and after each applied batch; false after a successful aggregation.

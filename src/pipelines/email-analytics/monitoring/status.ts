@@ -16,6 +16,8 @@ export interface JobRowStatus {
   lag_seconds: number | null;
   /** Figures of the phase's last fetch, when recorded. */
   last_fetch: Record<string, unknown> | null;
+  /** Events its last fetch skipped because they were stamped outside the window it asked for. */
+  out_of_window: number;
 }
 
 /** What `tidemark email-analytics status` shows. */
@@ -27,6 +29,8 @@ export interface EmailAnalyticsStatus {
   opened_lag_warning: boolean;
   scheduled: { begin: string; end: string } | null;
   emails: number;
+  /** Out-of-window events of the four phases' last fetches together. */
+  out_of_window: number;
 }
 
 /** Reads the four job rows, the lease and the backfill schedule. */
@@ -37,6 +41,8 @@ export async function emailAnalyticsStatus(runtime: Runtime): Promise<EmailAnaly
   const jobs = Object.values(JOB_ROWS).map((name): JobRowStatus => {
     const row = rows.find((r) => r.name === name);
     const watermark = row?.finished_at ?? row?.started_at ?? null;
+    const lastFetch = parseMetadata(row).last_fetch ?? null;
+    const skipped = Number(lastFetch?.out_of_window ?? 0);
     return {
       name,
       status: row?.status ?? null,
@@ -44,7 +50,8 @@ export async function emailAnalyticsStatus(runtime: Runtime): Promise<EmailAnaly
       finished_at: row?.finished_at ?? null,
       watermark: watermark ? new Date(watermark).toISOString() : null,
       lag_seconds: watermark ? Math.round((now - new Date(watermark).getTime()) / 1000) : null,
-      last_fetch: parseMetadata(row).last_fetch ?? null,
+      last_fetch: lastFetch,
+      out_of_window: Number.isFinite(skipped) ? skipped : 0,
     };
   });
   const threshold = resolveEmailAnalyticsSettings(
@@ -65,6 +72,7 @@ export async function emailAnalyticsStatus(runtime: Runtime): Promise<EmailAnaly
     opened_lag_warning: openedMinutes !== null && openedMinutes > threshold,
     scheduled: scheduledRange(rows.find((r) => r.name === JOB_ROWS.scheduled)) ?? null,
     emails: Number(count?.n ?? 0),
+    out_of_window: jobs.reduce((n, j) => n + j.out_of_window, 0),
   };
 }
 
@@ -76,7 +84,7 @@ export function statusLines(s: EmailAnalyticsStatus): string[] {
       (j) =>
         `${j.name.padEnd(31)} ${(j.status ?? "never run").padEnd(9)} watermark ${j.watermark ?? "-"}${
           j.lag_seconds === null ? "" : ` (${Math.floor(j.lag_seconds / 60)} min behind)`
-        }`,
+        }${j.out_of_window > 0 ? `; last fetch skipped ${j.out_of_window} out of window` : ""}`,
     ),
     s.scheduled
       ? `scheduled backfill: ${s.scheduled.begin} → ${s.scheduled.end}`

@@ -82,6 +82,27 @@ export async function setJobTimestamp(
   await upsertJobRow(tx, name, { [column]: date.toISOString(), status: field }, now);
 }
 
+/**
+ * Moves the row's `finished_at` (its watermark) to `date`, never backwards: a later stored value
+ * is kept. `fields` (e.g. the status) are written either way.
+ */
+export async function advanceFinishedAt(
+  tx: Transaction<EmailAnalyticsTables>,
+  name: JobRowName,
+  date: Date,
+  now: Date,
+  fields: Partial<Pick<GhostJobRow, "status">> = {},
+): Promise<void> {
+  const stored = (await getJobRow(tx, name))?.finished_at;
+  const later = !stored || new Date(stored).getTime() < date.getTime();
+  await upsertJobRow(
+    tx,
+    name,
+    later ? { ...fields, finished_at: date.toISOString() } : fields,
+    now,
+  );
+}
+
 /** A scheduled backfill range, kept in the `email-analytics-scheduled` row's metadata. */
 export interface ScheduledRange {
   begin: string;
