@@ -84,11 +84,20 @@ export function registerServeCommands(program: Command, session: CliSession): vo
         apiTokensOrRefuse({ config }, opts.insecureNoAuth ?? false);
         checkQueues(session, opts.queue);
         const server = config.server;
-        const runtime = await session.runtime();
+        const host = opts.host ?? server.host;
+        const port = opts.port ?? server.port;
+        // The port before the database: a taken port exits 2 having touched nothing.
+        const { bindPort } = await import("../../server/processes/http-listener.ts");
+        const listener = await bindPort(host, port);
+        const runtime = await session.runtime().catch(async (err: unknown) => {
+          await listener.close(0);
+          throw err;
+        });
         await runUntilSignal(session, async () => {
           const handle = await startServe(runtime, {
-            host: opts.host ?? server.host,
-            port: opts.port ?? server.port,
+            listener,
+            host,
+            port,
             insecureNoAuth: opts.insecureNoAuth ?? false,
             workers: opts.workers,
             concurrency: opts.concurrency,

@@ -13,7 +13,7 @@ import {
   queueDispatcher,
 } from "../../engine/scheduler/index.ts";
 import { createApp } from "../app.ts";
-import { listen } from "./http-listener.ts";
+import { type BoundListener, bindPort } from "./http-listener.ts";
 import { openProcessServices, startWorkers, type WorkerOptions } from "./process-services.ts";
 
 /** Options of `tidemark serve`. */
@@ -24,6 +24,8 @@ export interface ServeOptions extends WorkerOptions {
   insecureNoAuth: boolean;
   /** Execute runs in this process too (default true; `--no-workers` = scheduler + API only). */
   workers?: boolean;
+  /** The port, already held (`tidemark serve` binds it before opening the database). */
+  listener?: BoundListener;
 }
 
 /** A running `tidemark serve`. */
@@ -57,7 +59,15 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
   const apiTokens = apiTokensOrRefuse(runtime, options.insecureNoAuth);
   const logger = runtime.logger;
   const pgBoss = runtime.config.queue.engine === "pg-boss";
-  const services = await openProcessServices(runtime, { schedule: pgBoss });
+  // The port first: a taken one fails here, before any queue message or schedule is touched.
+  const listener = options.listener ?? (await bindPort(options.host, options.port));
+  let services: Awaited<ReturnType<typeof openProcessServices>>;
+  try {
+    services = await openProcessServices(runtime, { schedule: pgBoss });
+  } catch (err) {
+    await listener.close(0);
+    throw err;
+  }
   const { queue, metrics } = services;
   try {
     const queues = options.workers === false ? [] : await startWorkers(runtime, services, options);
@@ -88,13 +98,7 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
       },
       logger,
     );
-    let listener: Awaited<ReturnType<typeof listen>>;
-    try {
-      listener = await listen(app, options.host, options.port);
-    } catch (err) {
-      await scheduler.stop(0);
-      throw err;
-    }
+    listener.serve(app);
     if (!apiTokens) {
       logger.warn(
         { host: options.host },
@@ -114,6 +118,7 @@ export async function startServe(runtime: Runtime, options: ServeOptions): Promi
     };
   } catch (err) {
     await services.close(0);
+    await listener.close(0);
     throw err;
   }
 }
