@@ -1,0 +1,79 @@
+// The overview answers "is everything healthy": a strip of each job's recent runs, counters
+// over 24 h and 7 d, the queue's depth, and a banner naming what looks stuck.
+import { expect, it, onTestFinished } from "vitest";
+import { JobService } from "../../src/engine/jobs/job-service.ts";
+import { openQueue } from "../../src/engine/queue/open-queue.ts";
+import { RunRepo } from "../../src/engine/runs/run-repo.ts";
+import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { ManualClock } from "../../src/testing/manual-clock.ts";
+import { openTestRuntime } from "../../src/testing/test-runtime.ts";
+import { openUi, storedRun } from "./ui-app.ts";
+
+const NOW = "2026-01-15T09:30:00.000Z";
+const hoursAgo = (h: number) => new Date(Date.parse(NOW) - h * 3600_000).toISOString();
+
+describeEachDialect("dashboard overview health", (h) => {
+  it("a strip of recent runs per job, 24 h and 7 d counters, late jobs and unserved queues in a banner", async () => {
+    const clock = new ManualClock(hoursAgo(5));
+    const runtime = await openTestRuntime(h, { clock });
+    const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
+    const add = (name: string, schedule: string | null) =>
+      jobs.add({
+        name,
+        type: "test.echo",
+        params: { message: "m" },
+        schedule,
+        timezone: "UTC",
+        enabled: true,
+      });
+    await add("hourly", "0 * * * *");
+    await add("manual", null);
+    clock.set(NOW);
+    const repo = new RunRepo(runtime.db);
+    for (const [i, age] of [72, 30, 3].entries()) {
+      const status = i === 1 ? "failed" : "succeeded";
+      await repo.insertFinished(
+        storedRun(
+          "hourly",
+          `h_${i}`,
+          { startedAt: hoursAgo(age), finishedAt: hoursAgo(age) },
+          { status, error: status === "failed" ? "boom" : null },
+        ),
+      );
+    }
+    await repo.insertFinished(
+      storedRun("manual", "m_1", { startedAt: hoursAgo(1), finishedAt: hoursAgo(1) }),
+    );
+    const queue = await openQueue(runtime);
+    onTestFinished(() => queue.close());
+    await queue.send("tidemark.run", { job: "x" });
+    clock.advance(10 * 60_000);
+
+    const { get } = await openUi(runtime, { queue });
+    const { text } = await get("/ui/fragments/overview");
+    // Every job, scheduled or not, each with one linked cell per run.
+    expect(text).toContain('data-job="manual"');
+    expect(text).toContain('class="cell cell-failed" href="/ui/runs/h_1"');
+    expect([...text.matchAll(/class="cell cell-/g)]).toHaveLength(4);
+    expect(text).toMatch(/data-count="succeeded">2</); // h_2 and m_1 within 24 h
+    expect(text).toMatch(/data-count-7d="failed">1</);
+    expect(text).toMatch(/data-count-7d="succeeded">3</); // h_0 is 72 h old: still within 7 d
+    expect(text).toMatch(/data-queue="waiting">1</);
+    expect(text).toMatch(/data-queue="oldest">10 min</);
+    // The banner: hourly missed 09:00 (its last run is 3 h old), the queue waits for a worker.
+    expect(text).toContain('role="alert"');
+    expect(text).toContain("hourly was due");
+    expect(text).toContain("is a scheduler running");
+    expect(text).toContain("Queue tidemark.run: the oldest message has waited 10 min for a worker");
+    expect(text).toContain('data-late="true"');
+    const order = [...text.matchAll(/data-job="([^"]+)"/g)].map((m) => m[1]);
+    expect(order).toEqual(["hourly", "manual"]);
+  });
+
+  it("no banner when nothing is late or waiting", async () => {
+    const runtime = await openTestRuntime(h, { clock: new ManualClock(NOW) });
+    const { get } = await openUi(runtime);
+    const { text } = await get("/ui/fragments/overview");
+    expect(text).not.toContain('role="alert"');
+  });
+});
