@@ -230,6 +230,34 @@ describe("Mailgun events client", () => {
     expect(fake.requests.filter((r) => r.query.begin !== undefined).length).toBe(2); // no retry of 4xx
   });
 
+  it("follows the fake's links, which name Mailgun's host as the real ones do, on the configured URL", async () => {
+    const links: string[] = [];
+    const { fake, client } = await setup(["bulk-email"], {
+      // Sees each answer as Mailgun's host wrote it, before the client reads it.
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        const body = (await res.clone().json()) as { paging?: { next?: string } };
+        if (body.paging?.next) links.push(body.paging.next);
+        return res;
+      },
+    });
+    add(fake, 400, (i) => T0 + i);
+    const pages = await collect(
+      client.fetchEvents({
+        begin: at(T0),
+        end: at(T0 + 1000),
+        events: ["opened"],
+        fetchStartedAt: at(T0 + 9999),
+      }),
+    );
+    expect(pages.map((p) => p.events.length)).toEqual([300, 100]);
+    expect(links[0]).toMatch(/^https:\/\/api\.mailgun\.net\/v3\/mg\.example\.com\/events\/[\w-]+$/);
+    // Every link went to the fake, at the path Mailgun's host named.
+    expect(fake.requests.map((r) => r.path).slice(1)).toEqual(
+      links.slice(0, 2).map((l) => new URL(l).pathname),
+    );
+  });
+
   it("rebases paging links on Mailgun's public host onto the configured URL (proxies, the EU host)", async () => {
     const seen: string[] = [];
     const pages = [

@@ -21,6 +21,9 @@ import { eventId, severityOf } from "./payloads.ts";
 
 type FakeServer = Awaited<ReturnType<typeof startFakeServer>>;
 
+/** Mailgun's US API host: the origin of the real API's `paging` links. */
+export const MAILGUN_ORIGIN = "https://api.mailgun.net";
+
 /** Options of the fake Mailgun. */
 export interface MailgunFakeOptions {
   port?: number;
@@ -34,8 +37,9 @@ export interface MailgunFakeOptions {
   /** A tag added to every event's default tags besides `bulk-email`. */
   tag?: string;
   /**
-   * Origin written into `paging` links (default: the fake's own). `https://api.mailgun.net`
-   * makes them look exactly like Mailgun's, for clients that rewrite that host (Ghost's does).
+   * Origin written into `paging` links. Default `https://api.mailgun.net`, whatever address the
+   * fake listens on, as Mailgun's own links are: a client must rebase them onto its configured
+   * URL (Tidemark's and Ghost's do). `https://api.eu.mailgun.net` for the EU host.
    */
   linkBase?: string;
 }
@@ -88,6 +92,7 @@ const FAULT_BODIES: Record<MailgunFault, string> = {
 /** Starts a fake Mailgun Events API on a free port (or the given one). */
 export async function startMailgunFake(options: MailgunFakeOptions = {}): Promise<MailgunFake> {
   const domain = options.domain ?? "mg.example.com";
+  const linkBase = options.linkBase ?? MAILGUN_ORIGIN;
   const apiKey = options.apiKey ?? "key-fake-mailgun";
   const clock = options.clock;
   const now = (): number => (clock ? clock.now().getTime() : Date.now());
@@ -118,7 +123,7 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
       const token = m[2] === undefined ? null : decodeToken(m[2]);
       const filters = token ? token.q : filterString(url.searchParams);
       const query = parseEventsQuery(new URLSearchParams(filters));
-      const base = `${options.linkBase ?? url.origin}/v3/${m[1]}/events`;
+      const base = `${linkBase}/v3/${m[1]}/events`;
       return json(200, answer(query, filters, token, base));
     } catch (err) {
       if (err instanceof MailgunQueryError) return json(400, { message: err.message });
