@@ -3,8 +3,9 @@ import type { Command } from "commander";
 import { formatTable } from "../../engine/output/format-table.ts";
 import type { MigrationState } from "../../infra/db/migrator.ts";
 import type { CliSession } from "../session.ts";
+import { registerDbGcCommand } from "./db-gc-command.ts";
 
-/** `tidemark db migrate | status`. */
+/** `tidemark db migrate | status | gc`. */
 export function registerDbCommands(program: Command, session: CliSession): void {
   const db = program.command("db").description("database schema");
 
@@ -59,6 +60,8 @@ export function registerDbCommands(program: Command, session: CliSession): void 
         await database.close();
       }
     });
+
+  registerDbGcCommand(db, session);
 }
 
 /** The migrations table and what to do next. */
