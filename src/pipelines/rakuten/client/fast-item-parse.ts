@@ -12,7 +12,7 @@ import {
   tagIdsField,
   textField,
 } from "./field-rules.ts";
-import type { itemSearchSchema, RakutenItemPayload } from "./schemas.ts";
+import { isZeroHitAnswer, type itemSearchSchema, type RakutenItemPayload } from "./schemas.ts";
 
 /** What itemSearchSchema gives for an Item Search body. */
 export type ItemSearchPayload = z.output<typeof itemSearchSchema>;
@@ -122,7 +122,7 @@ export function parseItemSearchFast(json: unknown): ItemSearchPayload | undefine
   if (isRefusal(count) || isRefusal(page) || isRefusal(pageCount) || isRefusal(hits)) {
     return undefined;
   }
-  // No items without `count: 0` is no zero-hit answer: the schema refuses it.
-  if (items.length === 0 && count !== 0) return undefined;
-  return { count, page, pageCount, hits, Items: items };
+  const body = { count, page, pageCount, hits, Items: items };
+  // No items, but not the zero-hit answer: the schema refuses it, naming the field.
+  return items.length === 0 && !isZeroHitAnswer(body) ? undefined : body;
 }

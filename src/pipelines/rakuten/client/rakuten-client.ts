@@ -22,7 +22,13 @@ import type {
   RakutenRankingRaw,
   RakutenTagRaw,
 } from "./raw-types.ts";
-import { genreSearchSchema, itemSearchSchema, rankingSchema, tagSearchSchema } from "./schemas.ts";
+import {
+  genreSearchSchema,
+  isZeroHitAnswer,
+  itemSearchSchema,
+  rankingSchema,
+  tagSearchSchema,
+} from "./schemas.ts";
 
 /** Construction options of RakutenClient. */
 export interface RakutenClientOptions {
@@ -125,7 +131,8 @@ export class RakutenClient {
       signal,
       parseItemSearchFast,
     );
-    if (body.Items.length === 0) return undefined;
+    // The schema let no other answer without items through.
+    if (isZeroHitAnswer(body)) return undefined;
     const item = body.Items.find((i) => i.itemCode === itemCode);
     // Never file another item's content under this code.
     if (item === undefined) {

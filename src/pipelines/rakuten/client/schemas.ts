@@ -120,9 +120,19 @@ export const NO_ITEMS_WITHOUT_ZERO_COUNT =
   "no items, and count is not 0: only a zero-hit answer (count 0, Items [] or absent) means no results";
 
 /**
- * Item Search response (top-level paging fields kept as numbers). Zero hits are
- * `count: 0` with `Items` [] or absent (null read as absent); an answer without items
- * and without `count: 0` (`{}`, an outage page) is refused at `Items`.
+ * Rakuten's documented zero-hit Item Search answer: `count: 0` and no items (`Items` [] or
+ * absent). The only answer that means "no such item"; no items without it is a failure.
+ */
+export function isZeroHitAnswer(body: {
+  count: number | null;
+  Items: readonly unknown[];
+}): boolean {
+  return body.count === 0 && body.Items.length === 0;
+}
+
+/**
+ * Item Search response (top-level paging fields kept as numbers). An answer without items
+ * that is not the zero-hit answer (`{}`, an outage page) is refused at `Items`.
  */
 export const itemSearchSchema = z
   .object({
@@ -136,7 +146,7 @@ export const itemSearchSchema = z
       .transform((v): z.output<typeof itemSchema>[] => v ?? []),
   })
   .superRefine((body, ctx) => {
-    if (body.Items.length === 0 && body.count !== 0) {
+    if (body.Items.length === 0 && !isZeroHitAnswer(body)) {
       ctx.addIssue({ code: "custom", path: ["Items"], message: NO_ITEMS_WITHOUT_ZERO_COUNT });
     }
   });
