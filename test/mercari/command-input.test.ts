@@ -15,7 +15,7 @@ describeEachDialect("tidemark mercari bad input", (h) => {
     );
     expect(added.code, added.stderr).toBe(0);
     const cli = (...args: string[]) => runCli(args, { cwd, env: { ...env, ...crawlEnv } });
-    return { cli, id: added.stdout.trim() };
+    return { cli, id: /^Added product (\d+)/.exec(added.stdout)?.[1] ?? "" };
   }
 
   /** Exit 2 with exactly one line on stderr, which must match `line`. */

@@ -69,7 +69,8 @@ describeEachDialect("tidemark mercari", (h) => {
         "15000",
       );
       expect(added.code, added.stderr).toBe(0);
-      const id = added.stdout.trim();
+      const id = /^Added product (\d+):/.exec(added.stdout)?.[1] ?? "";
+      expect(added.stdout).toContain(`tidemark mercari results ${id}`);
       expect(id).toMatch(/^\d+$/);
       const off = await cli(
         "mercari",
@@ -81,7 +82,7 @@ describeEachDialect("tidemark mercari", (h) => {
         "Nintendo Switch",
         "--disabled",
       );
-      const offId = off.stdout.trim();
+      const offId = /^Added product (\d+) \(disabled\):/.exec(off.stdout)?.[1] ?? "";
       const ls = await cli("mercari", "product", "ls");
       expect(ls.stdout).toContain("Nintendo Switch");
       expect(ls.stdout).toMatch(/Off .* no/);

@@ -41,7 +41,7 @@ describeEachDialect("mercari worker killed mid-message", (h) => {
             "Nintendo Switch",
           );
           expect(added.code, added.stderr).toBe(0);
-          const productId = Number(added.stdout.trim());
+          const productId = Number(/^Added product (\d+)/.exec(added.stdout)?.[1]);
 
           const spec: QueueSpec = pgBoss
             ? {

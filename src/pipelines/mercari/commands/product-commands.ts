@@ -58,7 +58,7 @@ function check<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** `tidemark mercari product add --name N --keyword K …`: prints the new id. */
+/** `tidemark mercari product add --name N --keyword K …`: says the new id in a sentence. */
 export async function productAdd(
   { options: o }: CommandInput,
   services: CliServices,
@@ -72,7 +72,13 @@ export async function productAdd(
   );
   const { repo: products, now } = await repo(services);
   const created = await products.create(input, now);
-  services.print(String(created.id));
+  const state = created.enabled ? "" : " (disabled)";
+  services.print(
+    `Added product ${created.id}${state}: ${JSON.stringify(created.name)}, keyword ${JSON.stringify(created.keyword)}`,
+  );
+  services.print(
+    `Crawl it: tidemark mercari crawl; its listings: tidemark mercari results ${created.id}`,
+  );
 }
 
 function priceRange(p: ProductView): string {
