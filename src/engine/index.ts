@@ -35,6 +35,7 @@ export { JobService } from "./jobs/job-service.ts";
 export { startHeartbeat } from "./leases/lease-heartbeat.ts";
 // Output, threads, build
 export { formatTable } from "./output/format-table.ts";
+export { listLimit } from "./output/list-limit.ts";
 /** Opens the configured queue engine (a job or command that fans work out to queue handlers). */
 export { openQueue } from "./queue/open-queue.ts";
 export * from "./rate-limit/index.ts";

@@ -56,4 +56,16 @@ export const emailAnalyticsCommands: readonly CommandSpec[] = [
       else for (const line of emailStatsLines(stats)) services.print(line);
     },
   },
+  {
+    path: ["email-analytics", "emails"],
+    description: "stored emails, newest first: the ids email-analytics stats takes",
+    options: [
+      { flags: "--limit <n>", description: "emails to show (default 20)" },
+      { flags: "--json", description: "print JSON" },
+    ],
+    async action({ options }, services) {
+      const { emailsCommand } = await import("./commands/emails-command.ts");
+      await emailsCommand(services, options);
+    },
+  },
 ];

@@ -82,4 +82,16 @@ export const rakutenCommands: readonly CommandSpec[] = [
     },
   },
   similarCommand,
+  {
+    path: ["rakuten", "items"],
+    description: "stored items, newest first: the item codes rakuten similar and raw take",
+    options: [
+      { flags: "--limit <n>", description: "items to show (default 20)" },
+      { flags: "--json", description: "print JSON" },
+    ],
+    async action({ options }, services) {
+      const { itemsCommand } = await import("./commands/items-command.ts");
+      await itemsCommand(services, options);
+    },
+  },
 ];

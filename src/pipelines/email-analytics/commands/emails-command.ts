@@ -1,0 +1,68 @@
+import { type CliServices, formatTable, listLimit, typed } from "../../../engine/index.ts";
+import type { EmailAnalyticsTables } from "../tables.ts";
+
+/** One email as `email-analytics emails` lists it. */
+export interface ListedEmail {
+  id: string;
+  subject: string | null;
+  status: string;
+  submitted_at: string;
+  email_count: number;
+  delivered_count: number;
+  opened_count: number;
+}
+
+/** Stored emails, the most recently submitted first. */
+export async function listEmails(services: CliServices, limit: number): Promise<ListedEmail[]> {
+  const runtime = await services.runtime();
+  return typed<EmailAnalyticsTables>(runtime.db)
+    .selectFrom("emails")
+    .select([
+      "id",
+      "subject",
+      "status",
+      "submitted_at",
+      "email_count",
+      "delivered_count",
+      "opened_count",
+    ])
+    .orderBy("submitted_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** A subject cut to fit a table column. */
+function short(text: string | null, max: number): string {
+  if (text === null) return "-";
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** `tidemark email-analytics emails [--limit n] [--json]`. */
+export async function emailsCommand(
+  services: CliServices,
+  options: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const emails = await listEmails(services, listLimit(options.limit, 20));
+  if (options.json) {
+    services.print(JSON.stringify(emails, null, 2));
+    return;
+  }
+  if (emails.length === 0) {
+    services.print("No email stored yet: import them first (tidemark email-analytics import).");
+    return;
+  }
+  services.print(
+    formatTable(
+      ["ID", "SUBMITTED", "SENT", "OPENED", "SUBJECT"],
+      emails.map((e) => [
+        e.id,
+        e.submitted_at.slice(0, 19),
+        e.email_count,
+        e.opened_count,
+        short(e.subject, 24),
+      ]),
+    ),
+  );
+  services.print(`Its stats: tidemark email-analytics stats ${emails[0]!.id}`);
+}
