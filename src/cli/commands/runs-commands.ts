@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { NotFoundError, UsageError } from "../../engine/errors.ts";
-import { formatTable } from "../../engine/output/format-table.ts";
 import type { RunRecord } from "../../engine/runs/run-repo.ts";
 import { positiveInt } from "../option-parsers.ts";
-import { fitOneLine, terminalWidth } from "../output/fit-text.ts";
+import { terminalWidth } from "../output/fit-text.ts";
+import { duration, runsTable } from "../output/runs-table.ts";
 import { jsonWithTextBlocks, textBlock } from "../output/summary-text.ts";
 import type { CliSession } from "../session.ts";
 
@@ -16,30 +16,6 @@ async function runRepo(session: CliSession) {
   // Listing is where users look for dead runs: settle them first.
   await repo.markAbandoned(runtime.clock.now().toISOString());
   return repo;
-}
-
-/** Narrowest the error column gets, even on a narrow terminal. */
-const MIN_ERROR_WIDTH = 20;
-
-/** The runs table, each error on one line cut to what the terminal has left. */
-function runsTable(runs: RunRecord[], width: number): string {
-  const headers = ["RUN ID", "JOB", "STATUS", "STARTED", "DURATION", "ERROR"];
-  const rows = runs.map((r) => [r.runId, r.jobName, r.status, r.startedAt, duration(r)]);
-  // formatTable pads every column but the last and joins them with two spaces.
-  const before = headers
-    .slice(0, -1)
-    .reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((r) => r[i]!.length)) + 2, 0);
-  const room = Math.max(MIN_ERROR_WIDTH, width - before);
-  return formatTable(
-    headers,
-    runs.map((r, i) => [...rows[i]!, r.error ? fitOneLine(r.error, room) : ""]),
-  );
-}
-
-function duration(run: RunRecord): string {
-  if (!run.finishedAt) return "-";
-  const ms = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
-  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 /** "label 40/100  changed 3" from a run's stored progress. */
