@@ -17,6 +17,7 @@ import { emptyRecoveryReport, recover } from "./recover.ts";
 import { manifestKey } from "./run-documents.ts";
 import { selectInput } from "./select-input.ts";
 import type { IngestDeps, IngestResult, RunScope } from "./types.ts";
+import { waitingReason } from "./waiting-reason.ts";
 
 /**
  * Records the run under the id it was given: the engine run's id, so `runs show` knows the id
@@ -131,12 +132,8 @@ async function ingest(scope: RunScope): Promise<IngestResult> {
       status: "NO_INPUT",
       finished_at: deps.clock.now().toISOString(),
     });
-    const waiting = selection.unstable.length + selection.inFlight.length;
-    return noFileResult(
-      scope,
-      "NO_INPUT",
-      waiting > 0 ? `no stable new file (${waiting} still arriving)` : "no new file in the inbox",
-    );
+    const reason = waitingReason(selection, cfg.file_stability_window, deps.clock.now());
+    return noFileResult(scope, "NO_INPUT", reason);
   }
   crashPoint("after-select");
   return processFile(scope, cfg, selection.chosen);

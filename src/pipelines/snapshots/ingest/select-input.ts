@@ -22,6 +22,8 @@ export interface Selection {
   obsolete: Array<HashedFile & { movedTo: string | null }>;
   /** Size changed within file_stability_window: left alone until it settles (§4.2). */
   unstable: string[];
+  /** When each unstable file is taken if it stays unchanged (its mtime + the window). */
+  settles?: Array<{ name: string; at: Date }>;
   /** `*.tmp` and dot-files: uploads in progress (atomic rename), never touched. */
   inFlight: string[];
 }
@@ -75,6 +77,7 @@ export async function selectInput(
     duplicates: [],
     obsolete: [],
     unstable: [],
+    settles: [],
     inFlight: [],
   };
   const stable: StorageEntry[] = [];
@@ -82,6 +85,10 @@ export async function selectInput(
     if (isInFlightName(entry.name)) selection.inFlight.push(entry.name);
     else if (!rule.atomicRename && now.getTime() - entry.mtimeMs < rule.windowSeconds * 1000) {
       selection.unstable.push(entry.name);
+      selection.settles?.push({
+        name: entry.name,
+        at: new Date(entry.mtimeMs + rule.windowSeconds * 1000),
+      });
     } else stable.push(entry);
   }
   stable.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
