@@ -26,6 +26,8 @@ const app = (req: Request): Response => {
   const q = url.searchParams;
   if (url.pathname === "/tokens") {
     const start = q.has("pageToken") ? Number(q.get("pageToken")!.slice(1)) : 0;
+    // A proxy answering `{}` from the third page on.
+    if (q.has("emptyFrom") && start >= Number(q.get("emptyFrom"))) return Response.json({});
     const end = Math.min(ITEMS.length, start + PAGE);
     // With loopToken the source goes back from page 3 to page 2 (a broken API).
     const next = end < ITEMS.length ? tokenOf(loopToken && start >= 10 ? 5 : end) : undefined;
@@ -143,6 +145,43 @@ describe("paginateByToken", () => {
     expect(rest[0]!.index).toBe(0);
   });
 
+  it("refuses a page schema that accepts {} unless the empty answer is declared", () => {
+    const Loose = TokenPage.extend({ items: z.array(z.string()).optional() });
+    expect(() => paginateByToken(client, { ...tokenPaging, schema: Loose })).toThrow(
+      /page schema accepts \{\}.*isEmptyAnswer/,
+    );
+    expect(() =>
+      paginateByNextUrl(client, {
+        schema: z.object({ next: z.string().optional() }),
+        first: { target: "/links" },
+        nextUrl: (page) => page.next,
+      }),
+    ).toThrow(TypeError);
+  });
+
+  it("fails on a last page without items that is not the documented empty answer", async () => {
+    const Loose = TokenPage.extend({ items: z.array(z.string()).optional() });
+    const seen: unknown[] = [];
+    const err = await (async () => {
+      for await (const page of paginateByToken(client, {
+        schema: Loose,
+        request: (token) => ({
+          target: "/tokens",
+          query: { pageToken: token, pageSize: PAGE, emptyFrom: 10 },
+        }),
+        nextToken: (page) => page.nextPageToken,
+        itemCount: (page) => page.items?.length ?? 0,
+        isEmptyAnswer: (page) => page.items !== undefined && page.items.length === 0,
+      })) {
+        seen.push(page.position);
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadPayloadError);
+    expect((err as BadPayloadError).message).toMatch(/^GET .*\/tokens\?pageToken=t10&/);
+    expect((err as BadPayloadError).message).toContain("not the source's documented empty answer");
+    expect(seen).toEqual([undefined, "t5"]);
+  });
+
   it("fails instead of looping when the source repeats a token", async () => {
     loopToken = true;
     const err = await collect(paginateByToken(client, tokenPaging)).catch((e: unknown) => e);
@@ -181,7 +220,7 @@ function pagingPastEnd(pastEnd?: string, method?: string) {
 describe("paginateByOffset", () => {
   it("does not stop on a short page, and stops when the total is reached", async () => {
     const pages = await collect(paginateByOffset(client, offsetPaging));
-    expect(pages.map((p) => [p.position, p.data.items.length, p.next])).toEqual([
+    expect(pages.map((p) => [p.position, p.data.items?.length, p.next])).toEqual([
       [0, 5, 5],
       [5, 3, 10],
       [10, 5, 15],

@@ -23,6 +23,15 @@ export type PagingOptions<T> = PageDecoder<T> & {
   maxPages?: number;
   /** Aborts the request in flight and stops the iteration with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Items on a page. Given, a page without items that ends the iteration must be the source's
+   * documented empty answer (`isEmptyAnswer`), else it is a BadPayloadError. Token and next-URL
+   * paging whose schema accepts `{}` must give both (a TypeError otherwise), so that a body
+   * lacking every field is never read as the last page.
+   */
+  itemCount?(page: T): number;
+  /** The source's documented empty answer (see `itemCount`). */
+  isEmptyAnswer?(page: T): boolean;
 };
 
 /** One fetched page and where it sits in the source. */
@@ -103,6 +112,7 @@ export function paginateByToken<T>(
   client: HttpClient,
   options: TokenPaging<T>,
 ): AsyncGenerator<Page<T, string | undefined>, void, undefined> {
+  requireEmptyRule(options);
   const seen = new Set<string>();
   return walk<T, string | undefined>(client, options, {
     start: options.start,
@@ -158,6 +168,7 @@ export function paginateByNextUrl<T>(
   client: HttpClient,
   options: NextUrlPaging<T>,
 ): AsyncGenerator<Page<T, string>, void, undefined> {
+  requireEmptyRule(options);
   const { first, start } = options;
   const firstUrl = start ?? client.resolveUrl(first.target, first.query).href;
   const origin = new URL(firstUrl).origin;
@@ -232,9 +243,31 @@ async function* walk<T, P>(
       throw new BadPayloadError({ ...init, kind: "schema", bodyText, issues });
     };
     const next = plan.next(data, page, fail);
+    if (next === undefined && options.itemCount?.(data) === 0 && !options.isEmptyAnswer?.(data)) {
+      fail("(root): no items, and not the source's documented empty answer");
+    }
     yield { ...page, data, next, done: next === undefined };
     if (next === undefined) return;
     position = next;
+  }
+}
+
+/**
+ * Refuses a page schema that accepts `{}` unless the caller says what an empty page is: with
+ * such a schema a body lacking every field (a proxy's `{}`) would end the iteration as a page.
+ */
+function requireEmptyRule<T>(options: PagingOptions<T>): void {
+  if (!("schema" in options) || options.itemCount !== undefined) return;
+  let acceptsEmptyObject: boolean;
+  try {
+    acceptsEmptyObject = options.schema.safeParse({}).success;
+  } catch {
+    acceptsEmptyObject = false;
+  }
+  if (acceptsEmptyObject) {
+    throw new TypeError(
+      "the page schema accepts {}: make the fields every page has required, or give itemCount and isEmptyAnswer (the source's documented empty answer)",
+    );
   }
 }
 
