@@ -245,8 +245,8 @@ describe("rakuten API fake", () => {
       );
       expect(res.status).toBe(200);
       expect(running.hints.length).toBeGreaterThan(0);
-      // The embeddings URL is used only by the openai-compatible provider: the hints say so.
-      expect(running.hints.join("\n")).toMatch(/provider: openai-compatible/);
+      // The embeddings URL is used only by the openai-compatible provider: a variable selects it.
+      expect(running.env.TIDEMARK_EMBEDDINGS_PROVIDER).toBe("openai-compatible");
     } finally {
       await running.close();
     }
