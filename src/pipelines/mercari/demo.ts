@@ -16,6 +16,8 @@ import { resolveMercariSettings } from "./settings.ts";
 import type { MercariTables } from "./tables.ts";
 
 const JOB = "mercari-hourly";
+/** How far the demo moves the fake's catalogue between its two crawls. */
+const DEMO_HOURS = 6;
 
 async function counts(runtime: Runtime, productId: number): Promise<string> {
   const rows = await typed<MercariTables>(runtime.db)
@@ -52,7 +54,10 @@ async function crawlOnce(ctx: DemoContext, runtime: Runtime, productId: number, 
  */
 export async function runMercariDemo(ctx: DemoContext): Promise<void> {
   const { print } = ctx;
-  const started = await startMercariFakeServer({ seed: 11 });
+  // The catalogue starts the demo's six hours in the past, so after it moves no listing,
+  // price or sale is dated ahead of the clock.
+  const start = new Date(ctx.runtime.clock.now().getTime() - DEMO_HOURS * 3_600_000);
+  const started = await startMercariFakeServer({ seed: 11, start });
   try {
     // The demo talks to its fake only, whatever the shell exports.
     const mercari = {
@@ -89,7 +94,7 @@ export async function runMercariDemo(ctx: DemoContext): Promise<void> {
       enabled: true,
     });
     await crawlOnce(ctx, runtime, product.id, 1);
-    const moved = started.fake.catalogue.advance(6 * 3_600_000);
+    const moved = started.fake.catalogue.advance(DEMO_HOURS * 3_600_000);
     print(
       `The catalogue moves 6 hours: ${moved.listed} listed, ${moved.repriced} repriced, ${moved.sold + moved.completed} sold, ${moved.deleted} deleted`,
     );
