@@ -77,4 +77,10 @@ export type {
   RouteServices,
   RouteSpec,
 } from "./registry/route-spec.ts";
+export {
+  groupedRunChart,
+  type RunSeries,
+  runOrderChart,
+  summaryNumber,
+} from "./registry/run-chart.ts";
 export type { Runtime } from "./runtime/runtime.ts";

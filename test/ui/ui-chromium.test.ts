@@ -121,22 +121,25 @@ describe.runIf(browserAvailable)("dashboard in Chromium", () => {
     await shot("run");
   });
 
+  /** Flips a job's enabled state with its button on the current page, and back. */
+  async function toggleTwice(job: string, back: string) {
+    const startsEnabled =
+      (await page.getByRole("button", { name: `Disable ${job}`, exact: true }).count()) === 1;
+    const first = startsEnabled ? ["Disable", "disabled", false] : ["Enable", "enabled", true];
+    const second = startsEnabled ? ["Enable", "enabled", true] : ["Disable", "disabled", false];
+    for (const [verb, word, enabled] of [first, second] as const) {
+      await page.getByRole("button", { name: `${verb} ${job}`, exact: true }).click();
+      await page.waitForURL(`${serve.url}${back}`);
+      await expect(page.locator(".flash").textContent()).resolves.toContain(`${job} ${word}`);
+      expect((await serve.cli("job", "show", job, "--json")).stdout).toContain(
+        `"enabled": ${enabled}`,
+      );
+    }
+  }
+
   it("disables and enables a job", async () => {
     await go("/ui");
-    await page.getByRole("button", { name: "Disable snapshots.acme", exact: true }).click();
-    await expect(page.locator(".flash").textContent()).resolves.toContain(
-      "snapshots.acme disabled",
-    );
-    const row = page.locator('tr[data-job="snapshots.acme"]');
-    await expect(row.textContent()).resolves.toContain("disabled");
-    expect((await serve.cli("job", "show", "snapshots.acme", "--json")).stdout).toContain(
-      '"enabled": false',
-    );
-    await page.getByRole("button", { name: "Enable snapshots.acme", exact: true }).click();
-    await expect(page.locator(".flash").textContent()).resolves.toContain("snapshots.acme enabled");
-    expect((await serve.cli("job", "show", "snapshots.acme", "--json")).stdout).toContain(
-      '"enabled": true',
-    );
+    await toggleTwice("snapshots.acme", "/ui");
   });
 
   it("books panel: quota, cursors, last digest; resets a cursor after confirmation", async () => {
@@ -165,42 +168,82 @@ describe.runIf(browserAvailable)("dashboard in Chromium", () => {
     await go("/ui/pipelines/snapshots");
     const suppliers = page.getByRole("region", { name: "Suppliers" }).locator("tbody tr");
     expect(await suppliers.count()).toBe(2);
-    const chart = page.locator(".chart");
+    const chart = page.getByRole("img", { name: /^Facts published per run/ });
     await page.waitForSelector(".chart[data-series] canvas");
     await expect(chart.getAttribute("data-series")).resolves.toBe("2");
     await expect(chart.getAttribute("data-series-expected")).resolves.toBe("2");
     await shot("panel-snapshots");
   });
 
-  it("queue page: depth, dead letters, re-drive after confirmation", async () => {
+  it("queue page: per queue its figures and messages, re-drive after confirmation", async () => {
     await go("/ui/queue");
-    await expect(page.locator("#queues").textContent()).resolves.toContain("tidemark.run");
-    await page.waitForSelector("text=Dead letters of");
+    const runQueue = page.locator('[id="queue-tidemark.run"]');
+    await expect(runQueue.locator('[data-figure="dead"]').textContent()).resolves.toBe("1");
+    await expect(runQueue.locator('tr[data-state="dead"]').count()).resolves.toBe(1);
     await shot("queue");
-    await page.getByRole("button", { name: "Re-drive all of tidemark.run" }).click();
+    await page.getByRole("button", { name: "Re-drive every dead letter of tidemark.run" }).click();
     await expect(page.locator("h1").textContent()).resolves.toBe(
       "Re-drive every dead letter of tidemark.run?",
     );
+    await shot("confirm-redrive");
     await page.getByRole("button", { name: "Re-drive" }).click();
     await expect(page.locator(".flash").textContent()).resolves.toContain(
       "Re-drove 1 message(s) of tidemark.run",
     );
   });
 
-  it("is usable at phone width: nothing wider than the screen", async () => {
+  it("job page: opened from the overview, history charts drawn, disable and enable from it", async () => {
+    await go("/ui");
+    await page.locator('tr[data-job="snapshots.acme"] th a').click();
+    await page.waitForURL(`${serve.url}/ui/jobs/snapshots.acme`);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Job snapshots.acme");
+    await page.waitForSelector(".chart[data-series] canvas");
+    await expect(page.locator("[data-success-rate]").textContent()).resolves.toMatch(
+      /% of the last/,
+    );
+    await expect(page.locator("#job-runs tbody tr").count()).resolves.toBeGreaterThan(0);
+    await shot("job");
+    await toggleTwice("snapshots.acme", "/ui/jobs/snapshots.acme");
+  });
+
+  it("a run's summary reads as a table", async () => {
+    await go("/ui/runs?job=snapshots.acme&status=succeeded");
+    await page.locator("#runs tbody tr th a").first().click();
+    await page.waitForURL(/\/ui\/runs\/acme_/);
+    await expect(page.locator("#summary tbody tr").count()).resolves.toBeGreaterThan(0);
+    await shot("run-summary");
+  });
+
+  it("is usable at phone width: a menu for the navigation, nothing wider than the screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const p of [
-      "/ui",
-      "/ui/runs",
-      "/ui/queue",
-      "/ui/pipelines/books",
-      "/ui/pipelines/snapshots",
-    ]) {
+    await go("/ui");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.isVisible()).resolves.toBe(false);
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expect(nav.isVisible()).resolves.toBe(true);
+    await shot("menu-phone");
+    await page.getByRole("link", { name: "Runs" }).click();
+    await page.waitForURL(`${serve.url}/ui/runs`);
+    const run = await page.locator("#runs th a").first().getAttribute("href");
+    for (const [name, p] of [
+      ["overview", "/ui"],
+      ["runs", "/ui/runs"],
+      ["run", run!],
+      ["job", "/ui/jobs/snapshots.acme"],
+      ["queue", "/ui/queue"],
+      ["panel-books", "/ui/pipelines/books"],
+      ["panel-snapshots", "/ui/pipelines/snapshots"],
+    ] as const) {
       await go(p);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect({ p, width }).toEqual({ p, width: 390 });
+      // Every button is within the screen's width (none pushed off to the right).
+      const off = await page.$$eval("main button", (bs) =>
+        bs.filter((b) => b.getBoundingClientRect().right > 390).map((b) => b.textContent),
+      );
+      expect({ p, off }).toEqual({ p, off: [] });
+      await shot(`${name}-phone`);
     }
-    await shot("overview-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 

@@ -1,10 +1,13 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import {
+  groupedRunChart,
   type PanelBlock,
   type PanelModule,
+  type PanelRun,
   type PanelServices,
   type Runtime,
+  summaryNumber,
   typed,
 } from "../../../engine/index.ts";
 import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
@@ -93,12 +96,44 @@ async function digestBlock(runtime: Runtime): Promise<PanelBlock> {
   };
 }
 
-/** The books panel: quota, cursors (with reset) and the last digest of each job. */
+/** Runs shown in the cursor charts. */
+const CHART_RUNS = 120;
+
+/** The cursor's position after each run and whether it was exhausted, one line per job. */
+function cursorCharts(runs: readonly PanelRun[]): PanelBlock[] {
+  const position = (r: PanelRun) =>
+    summaryNumber(r, "next_start_index") ?? summaryNumber(r, "start_index");
+  const collecting = runs.filter((r) => position(r) !== null);
+  const exhausted = (r: PanelRun) =>
+    r.summary?.exhausted === true || r.summary?.collect === "skipped: exhausted" ? 1 : 0;
+  return [
+    groupedRunChart({
+      title: "Cursor position (start index) after each run, per job (by run order)",
+      runs: collecting,
+      groupOf: (r) => r.jobName,
+      measures: [{ label: "start index", value: position }],
+      empty: "No books run yet.",
+    }),
+    groupedRunChart({
+      title: "Cursor exhausted after each run (1 = yes), per job (by run order)",
+      runs: collecting,
+      groupOf: (r) => r.jobName,
+      measures: [{ label: "exhausted", value: exhausted }],
+      empty: "No books run yet.",
+    }),
+  ];
+}
+
+/** The books panel: quota, cursors (with reset), their trend, and the last digest of each job. */
 export const booksPanel: PanelModule = {
-  async view({ runtime }: PanelServices) {
-    return {
-      blocks: await Promise.all([quotaBlock(runtime), cursorsBlock(runtime), digestBlock(runtime)]),
-    };
+  async view({ runtime, recentRuns }: PanelServices) {
+    const [quota, cursors, digest, runs] = await Promise.all([
+      quotaBlock(runtime),
+      cursorsBlock(runtime),
+      digestBlock(runtime),
+      recentRuns({ limit: CHART_RUNS }),
+    ]);
+    return { blocks: [quota, cursors, ...cursorCharts(runs), digest] };
   },
   actions: {
     "reset-cursors": {

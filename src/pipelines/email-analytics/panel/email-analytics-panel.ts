@@ -1,4 +1,12 @@
-import { type PanelBlock, type PanelModule, type Runtime, typed } from "../../../engine/index.ts";
+import {
+  type PanelBlock,
+  type PanelModule,
+  type PanelRun,
+  type Runtime,
+  runOrderChart,
+  summaryNumber,
+  typed,
+} from "../../../engine/index.ts";
 import { emailAnalyticsStatus } from "../monitoring/status.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
@@ -49,9 +57,13 @@ async function emailBlocks(runtime: Runtime): Promise<PanelBlock[]> {
     },
     {
       kind: "chart",
-      title: "Open rate per email (% of delivered)",
-      time: true,
-      x: oldestFirst.map((e) => Date.parse(e.submitted_at) / 1000),
+      // One step per email, oldest first: emails sent minutes apart stay apart.
+      title: "Open rate per email (% of delivered, oldest email first)",
+      time: false,
+      x: oldestFirst.map((_, i) => i + 1),
+      labels: oldestFirst.map(
+        (e) => `${e.subject ?? e.id} · ${e.submitted_at.slice(0, 16).replace("T", " ")} UTC`,
+      ),
       series: [
         {
           label: "open rate %",
@@ -65,10 +77,37 @@ async function emailBlocks(runtime: Runtime): Promise<PanelBlock[]> {
   ];
 }
 
+/** Fetch runs shown in the events chart. */
+const CHART_RUNS = 60;
+
+/** Events each fetch run took in, one line per event type (delivered, opened, …). */
+function eventsChart(runs: readonly PanelRun[]): PanelBlock {
+  const countsOf = (r: PanelRun) => {
+    const c = r.summary?.counts;
+    return c !== null && typeof c === "object" ? (c as Record<string, unknown>) : {};
+  };
+  const types = [...new Set(runs.flatMap((r) => Object.keys(countsOf(r))))].sort();
+  return runOrderChart({
+    title: "Events per fetch run, by type (by run order)",
+    runs: runs.filter((r) => summaryNumber(r, "events") !== null),
+    series: types.map((t) => ({
+      label: t,
+      value: (r: PanelRun) => {
+        const v = countsOf(r)[t];
+        return typeof v === "number" ? v : 0;
+      },
+    })),
+    empty: "No fetch run yet.",
+  });
+}
+
 /** The email-analytics panel: the fetch job rows and their lag, each email's rates, open rates. */
 export const emailAnalyticsPanel: PanelModule = {
-  async view({ runtime }) {
-    const status = await emailAnalyticsStatus(runtime);
+  async view({ runtime, recentRuns }) {
+    const [status, runs] = await Promise.all([
+      emailAnalyticsStatus(runtime),
+      recentRuns({ limit: CHART_RUNS }),
+    ]);
     const lag = status.opened_lag_minutes;
     return {
       blocks: [
@@ -99,6 +138,7 @@ export const emailAnalyticsPanel: PanelModule = {
           ]),
         },
         ...(await emailBlocks(runtime)),
+        eventsChart(runs),
       ],
     };
   },

@@ -1,30 +1,33 @@
-import type { PanelBlock, PanelModule, PanelRun } from "../../../engine/index.ts";
+import {
+  groupedRunChart,
+  type PanelBlock,
+  type PanelModule,
+  type PanelRun,
+  summaryNumber,
+} from "../../../engine/index.ts";
 import { rakutenStatus } from "../commands/status-command.ts";
 
 /** Runs shown in the chart. */
 const CHART_RUNS = 60;
 
-const count = (summary: Record<string, unknown> | null, key: string): number | null =>
-  typeof summary?.[key] === "number" ? (summary[key] as number) : null;
-
-/** Changed and unchanged targets of each entity run, oldest first (runs without them left out). */
+/**
+ * Changed and unchanged targets per run, one pair of lines per entity (ranking, item, genre,
+ * tag), by run order: each entity's runs form their own lines.
+ */
 function changedChart(runs: readonly PanelRun[]): PanelBlock {
-  const points = runs
-    .filter(
-      (r) => count(r.summary, "changed") !== null || count(r.summary, "unchanged_skipped") !== null,
-    )
-    .reverse();
-  return {
-    kind: "chart",
-    title: "Changed vs unchanged targets per run",
-    time: true,
-    x: points.map((r) => Date.parse(r.startedAt) / 1000),
-    series: [
-      { label: "changed", values: points.map((r) => count(r.summary, "changed")) },
-      { label: "unchanged", values: points.map((r) => count(r.summary, "unchanged_skipped")) },
+  const withCounts = runs.filter(
+    (r) => summaryNumber(r, "changed") !== null || summaryNumber(r, "unchanged_skipped") !== null,
+  );
+  return groupedRunChart({
+    title: "Changed vs unchanged targets per run, per entity (by run order)",
+    runs: withCounts,
+    groupOf: (r) => r.jobType.replace(/^rakuten\./, ""),
+    measures: [
+      { label: "changed", value: (r) => summaryNumber(r, "changed") },
+      { label: "unchanged", value: (r) => summaryNumber(r, "unchanged_skipped") },
     ],
     empty: "No Rakuten run yet.",
-  };
+  });
 }
 
 /** The Rakuten panel: the ledger per entity and the changed/unchanged trend of its runs. */

@@ -1,10 +1,6 @@
-import type { PanelBlock, PanelCell, PanelModule, Runtime } from "../../../engine/index.ts";
-import { typed } from "../../../engine/index.ts";
+import type { PanelCell, PanelModule } from "../../../engine/index.ts";
 import { lastRunText, type SupplierStatus, snapshotsStatus } from "../monitoring/status.ts";
-import type { SnapshotTables } from "../tables.ts";
-
-/** Published runs shown in the trend chart, per supplier. */
-const TREND_RUNS = 60;
+import { supplierCharts } from "./snapshots-charts.ts";
 
 function age(seconds: number): string {
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
@@ -38,42 +34,7 @@ function supplierRow(s: SupplierStatus): PanelCell[] {
   ];
 }
 
-/** Facts published per PASS run over time, one series per supplier (x aligned over all). */
-async function trendBlock(runtime: Runtime, suppliers: readonly string[]): Promise<PanelBlock> {
-  const db = typed<SnapshotTables>(runtime.db);
-  const perSupplier = await Promise.all(
-    suppliers.map(async (supplier) => {
-      const rows = await db
-        .selectFrom("snapshots.run")
-        .select(["published_at", "good_rows"])
-        .where("supplier", "=", supplier)
-        .where("status", "=", "PASS")
-        .where("published_at", "is not", null)
-        .orderBy("published_at", "desc")
-        .limit(TREND_RUNS)
-        .execute();
-      const points = new Map<number, number>();
-      // Fractional seconds: two runs published within one second stay two points.
-      for (const r of rows) points.set(Date.parse(r.published_at!) / 1000, r.good_rows ?? 0);
-      return { supplier, points };
-    }),
-  );
-  const withData = perSupplier.filter((s) => s.points.size > 0);
-  const x = [...new Set(withData.flatMap((s) => [...s.points.keys()]))].sort((a, b) => a - b);
-  return {
-    kind: "chart",
-    title: "Facts published per run",
-    time: true,
-    x,
-    series: withData.map((s) => ({
-      label: s.supplier,
-      values: x.map((t) => s.points.get(t) ?? null),
-    })),
-    empty: "No published run yet.",
-  };
-}
-
-/** The snapshots panel: each supplier's state and alerts, and the facts trend. */
+/** The snapshots panel: each supplier's state and alerts, and their trends over runs. */
 export const snapshotsPanel: PanelModule = {
   async view({ runtime }) {
     const statuses = await snapshotsStatus(runtime);
@@ -103,10 +64,7 @@ export const snapshotsPanel: PanelModule = {
           empty: "No supplier yet: add one with tidemark snapshots supplier add.",
           rows: statuses.map(supplierRow),
         },
-        await trendBlock(
-          runtime,
-          statuses.map((s) => s.supplier),
-        ),
+        ...(await supplierCharts(runtime)),
       ],
     };
   },

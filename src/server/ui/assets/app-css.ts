@@ -60,6 +60,10 @@ dl.facts dd { margin:0; word-break:break-word; }
 details > summary { cursor:pointer; color:var(--accent); margin:.3rem 0; }
 .chart .u-legend { font-size:.8rem; }
 .panel-img { width:40px; height:40px; object-fit:cover; vertical-align:middle; margin-right:.4rem; border-radius:3px; }
+.img-missing { display:inline-block; background:repeating-linear-gradient(45deg,#e3e7ec 0 6px,#f1f3f6 6px 12px);
+  border:1px solid var(--line); }
+/* A chart's legend shows values only while the pointer is over it: no "--" placeholders. */
+.chart:not(:hover) .u-legend .u-value, .chart:not(:hover) .u-legend .u-series:first-child { display:none; }
 .pager { display:flex; gap:.6rem; margin-top:.8rem; }
 .sub { display:block; font-size:.8rem; color:var(--muted); font-weight:400; }
 th .sub { margin-top:.1rem; }

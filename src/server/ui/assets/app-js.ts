@@ -42,6 +42,26 @@ export const APP_JS = `
     var els = (root || document).querySelectorAll(".chart");
     for (var i = 0; i < els.length; i++) draw(els[i]);
   }
+  // A product image whose host cannot be reached: a labelled placeholder of the same size
+  // instead of a broken-image icon.
+  function placeholder(img) {
+    if (!img.parentNode || img.dataset.missing) return;
+    img.dataset.missing = "1";
+    var box = document.createElement("span");
+    box.className = "panel-img img-missing";
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", "image unavailable");
+    box.title = "image unavailable (its host could not be reached)";
+    img.replaceWith(box);
+  }
+  function watchImages(root) {
+    var imgs = (root || document).querySelectorAll("img.panel-img");
+    for (var i = 0; i < imgs.length; i++) {
+      var img = imgs[i];
+      if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) placeholder(img);
+      else img.addEventListener("error", function (e) { placeholder(e.target); });
+    }
+  }
   function menu() {
     var button = document.querySelector(".menu-toggle");
     if (!button) return;
@@ -53,7 +73,7 @@ export const APP_JS = `
   }
   // Without this script the navigation stays spelled out; with it, a phone gets a menu button.
   document.documentElement.classList.add("js");
-  if (window.htmx) window.htmx.onLoad(function (el) { drawAll(el); });
-  document.addEventListener("DOMContentLoaded", function () { drawAll(document); menu(); });
+  if (window.htmx) window.htmx.onLoad(function (el) { drawAll(el); watchImages(el); });
+  document.addEventListener("DOMContentLoaded", function () { drawAll(document); watchImages(document); menu(); });
 })();
 `;
