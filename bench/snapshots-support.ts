@@ -61,7 +61,16 @@ process.stderr.write("\\n@@rss " + process.resourceUsage().maxRSS + "\\n");
 process.exitCode = code;
 `,
   );
-  const run = await spawnCollect([wrapper, ...argv], { env });
+  return runCliScript(wrapper, argv, env);
+}
+
+/** Runs a script that prints `@@rss <maxRSS KiB>` on standard error last, and measures it. */
+export async function runCliScript(
+  script: string,
+  argv: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildRun> {
+  const run = await spawnCollect([script, ...argv], { env });
   const rss = /@@rss (\d+)/.exec(run.stderr);
   return { ...run, peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN };
 }

@@ -2,9 +2,12 @@
 // names with commas) in a child process — wall time, rows/s, peak RSS — against DuckDB doing the
 // core transform on the same file; a second ingestion (diff against the 1M state); a 14-sheet,
 // 200,000-row XLSX; with --10m, the 10,000,000-row CSV whose peak RSS must stay within 10% of
-// the 1M figure. Runs the compiled build (production layout) unless --from-source.
+// the 1M figure; the XLSX against a bare streaming read of the same workbook with exceljs. Every
+// output is checked byte for byte against the fingerprints recorded from the previous build
+// (bench/snapshots-baseline.json; --record-outputs records them). Runs the compiled build
+// (production layout) unless --from-source.
 //
-//   npm run bench:snapshots [-- --rows N] [--repeat N] [--10m] [--xlsx-rows N] [--from-source] [--keep]
+//   npm run bench:snapshots [-- --rows N] [--repeat N] [--10m] [--xlsx-rows N] [--from-source] [--keep] [--record-outputs]
 import {
   linkSync,
   mkdirSync,
@@ -22,6 +25,7 @@ import {
   writeCsvFile,
   writeXlsxFile,
 } from "../src/pipelines/snapshots/fake/supplier-files.ts";
+import { checkDigests, type Digests, runDigests } from "./snapshots-outputs.ts";
 import {
   buildDist,
   type ChildRun,
@@ -32,6 +36,7 @@ import {
   sourceEntry,
   writeConfig,
 } from "./snapshots-support.ts";
+import { xlsxFloor } from "./snapshots-xlsx-floor.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -76,6 +81,8 @@ interface Ingestion {
   engineMs: number;
   timing: Record<string, number> | undefined;
   status: string;
+  /** The run's folder (runs/<run_id>). */
+  runDir: string;
 }
 
 /** Runs `tidemark snapshots run <supplier> --json` in a fresh process on a data dir. */
@@ -107,7 +114,8 @@ async function ingest(
   console.log(
     `  ${label}: ${out.result.status}, ${out.result.good_rows} facts, wall ${secs(run.wallMs)} (${Math.round(rows / (run.wallMs / 1000)).toLocaleString("en")} rows/s), phases ${JSON.stringify(stats.timing_ms)}, peak RSS ${run.peakRssMb.toFixed(0)} MB`,
   );
-  return { label, rows, run, engineMs, timing: stats.timing_ms, status: out.result.status };
+  const runDir = path.join(dataDir, "etl_data", "raw_v1", "runs", out.result.run_id);
+  return { label, rows, run, engineMs, timing: stats.timing_ms, status: out.result.status, runDir };
 }
 
 /** A data dir with the supplier's config and the file hard-linked into its inbox. */
@@ -140,12 +148,14 @@ async function main(): Promise<void> {
   const firsts: Ingestion[] = [];
   const duckOut = path.join(work, "duckdb.ndjson");
   const ducks: Array<{ processMs: number; queryMs: number }> = [];
+  const digests: Record<string, Digests> = {};
   let dataDir = "";
   for (let i = 0; i < REPEAT; i++) {
     // Only the last data dir is used afterwards (the diff run); each holds ~300 MB of facts.
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     dataDir = dataDirWith(`data-csv-${i}`, "bench", CSV_CONFIG, csv);
     firsts.push(await ingest(entry, `ingestion #${i + 1} (new supplier)`, dataDir, "bench", ROWS));
+    if (i === 0) digests["csv-1m"] = await runDigests(firsts[0]!.runDir, work);
     const d = await duckdbTransform(csv, duckOut, work);
     console.log(
       `  DuckDB core transform #${i + 1}: ${secs(d.processMs)} wall incl. process start, query ${secs(d.queryMs)} (${Math.round(ROWS / (d.processMs / 1000)).toLocaleString("en")} rows/s); pair ratio ${(firsts[i]!.run.wallMs / d.processMs).toFixed(2)}`,
@@ -165,6 +175,7 @@ async function main(): Promise<void> {
     "bench",
     ROWS,
   );
+  digests["csv-1m-diff"] = await runDigests(second.runDir, work);
 
   const factsFile = path.join(dataDir, "etl_data", "raw_v1", "runs");
   const firstRun = readdirSync(factsFile).sort()[0]!;
@@ -175,6 +186,7 @@ async function main(): Promise<void> {
   );
 
   let ten: Ingestion | undefined;
+  let tenDuck: { processMs: number; queryMs: number } | undefined;
   if (flag("--10m")) {
     t = performance.now();
     const big = path.join(work, "snapshot-10m.csv");
@@ -189,6 +201,8 @@ async function main(): Promise<void> {
       "bench",
       ROWS * 10,
     );
+    tenDuck = await duckdbTransform(big, duckOut, work);
+    console.log(`  DuckDB core transform 10x: ${secs(tenDuck.processMs)}`);
     rmSync(big, { force: true });
   }
 
@@ -208,14 +222,24 @@ async function main(): Promise<void> {
   console.log(
     `\nGenerated 14-sheet XLSX, ${XLSX_ROWS.toLocaleString("en")} rows: ${mb(statSync(xlsx).size)} in ${secs(performance.now() - t)}`,
   );
-  const x = await ingest(
-    entry,
-    "XLSX ingestion",
-    dataDirWith("data-xlsx", "book", XLSX_CONFIG, xlsx),
-    "book",
-    XLSX_ROWS,
-  );
+  // Interleaved like the CSV pairs: the ingestion, then the bare read of the same workbook.
+  const xs: Ingestion[] = [];
+  const floors: ChildRun[] = [];
+  for (let i = 0; i < Math.min(REPEAT, 3); i++) {
+    const dir = dataDirWith(`data-xlsx-${i}`, "book", XLSX_CONFIG, xlsx);
+    xs.push(await ingest(entry, `XLSX ingestion #${i + 1}`, dir, "book", XLSX_ROWS));
+    if (i === 0) digests.xlsx = await runDigests(xs[0]!.runDir, work);
+    rmSync(dir, { recursive: true, force: true });
+    const f = await xlsxFloor(xlsx, work);
+    console.log(
+      `  XLSX floor #${i + 1} (bare exceljs streaming read, ${f.stdout.trim()} rows): ${secs(f.wallMs)}, peak RSS ${f.peakRssMb.toFixed(0)} MB; pair ratio ${(xs[i]!.run.wallMs / f.wallMs).toFixed(2)}`,
+    );
+    floors.push(f);
+  }
+  const x = median(xs, (r) => r.run.wallMs);
+  const floor = median(floors, (f) => f.wallMs);
 
+  const ok = (good: boolean) => (good ? "OK" : "OVER");
   const ratio = first.run.wallMs / duck.processMs;
   const innerRatio = first.engineMs / duckQuery;
   console.log("\nSummary");
@@ -224,22 +248,33 @@ async function main(): Promise<void> {
     `  1M CSV: ${secs(first.run.wallMs)} wall incl. process start (${secs(first.engineMs)} in the ingestion phases), ${Math.round(ROWS / (first.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${first.run.peakRssMb.toFixed(0)} MB (target <= 300: ${first.run.peakRssMb <= 300 ? "OK" : "OVER"})`,
   );
   console.log(
-    `  DuckDB: ${secs(duck.processMs)} wall incl. process start (${secs(duckQuery)} the query); ratio Tidemark/DuckDB ${ratio.toFixed(2)} process to process (target <= 1.5: ${ratio <= 1.5 ? "OK" : "OVER"}), ${innerRatio.toFixed(2)} ingestion phases to query`,
+    `  DuckDB: ${secs(duck.processMs)} wall incl. process start (${secs(duckQuery)} the query); ratio Tidemark/DuckDB ${ratio.toFixed(2)} process to process (target <= 1.0: ${ok(ratio <= 1.0)}), ${innerRatio.toFixed(2)} ingestion phases to query`,
   );
+  const pairs = firsts.map((f, i) => f.run.wallMs / ducks[i]!.processMs).sort((a, b) => a - b);
+  console.log(`  pair ratios: ${pairs.map((r) => r.toFixed(2)).join(" ")}`);
   console.log(
-    `  1M CSV, second run with diff: ${secs(second.run.wallMs)}, peak RSS ${second.run.peakRssMb.toFixed(0)} MB`,
+    `  1M CSV, second run with diff: ${secs(second.run.wallMs)}, peak RSS ${second.run.peakRssMb.toFixed(0)} MB (target no slower than the first: ${ok(second.run.wallMs <= first.run.wallMs)})`,
   );
   if (ten) {
     const growth = ten.run.peakRssMb / first.run.peakRssMb - 1;
+    const tenRatio = ten.run.wallMs / tenDuck!.processMs;
     console.log(
-      `  10M CSV: ${secs(ten.run.wallMs)}, ${Math.round((ROWS * 10) / (ten.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${ten.run.peakRssMb.toFixed(0)} MB (${(growth * 100).toFixed(1)}% vs 1M; target within 10%: ${Math.abs(growth) <= 0.1 ? "OK" : "OVER"})`,
+      `  10M CSV: ${secs(ten.run.wallMs)}, ${Math.round((ROWS * 10) / (ten.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${ten.run.peakRssMb.toFixed(0)} MB (${(growth * 100).toFixed(1)}% vs 1M; target within 10%: ${ok(Math.abs(growth) <= 0.1)}); DuckDB ${secs(tenDuck!.processMs)}, ratio ${tenRatio.toFixed(2)} (target <= 1.0: ${ok(tenRatio <= 1.0)})`,
     );
   } else {
     console.log("  10M CSV: skipped (run with --10m; takes a few minutes and ~2 GB of temp disk)");
   }
+  const xRatio = x.run.wallMs / floor.wallMs;
   console.log(
-    `  XLSX 14 sheets: ${secs(x.run.wallMs)}, ${Math.round(XLSX_ROWS / (x.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${x.run.peakRssMb.toFixed(0)} MB`,
+    `  XLSX 14 sheets: ${secs(x.run.wallMs)}, ${Math.round(XLSX_ROWS / (x.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${x.run.peakRssMb.toFixed(0)} MB (target <= 300: ${ok(x.run.peakRssMb <= 300)}); floor ${secs(floor.wallMs)} (${floor.peakRssMb.toFixed(0)} MB), ratio ${xRatio.toFixed(2)} (target <= 1.3: ${ok(xRatio <= 1.3)})`,
   );
+  const check = checkDigests(
+    digests,
+    { rows: ROWS, xlsxRows: XLSX_ROWS },
+    flag("--record-outputs"),
+  );
+  for (const line of check.lines) console.log(line);
+  if (!check.ok) process.exitCode = 1;
 }
 
 try {
