@@ -1,4 +1,4 @@
-// The seed's §4.4 manual check, for real: the `tidemark` binary in a child process against the
+// The manual cursor check of docs/ops/collect.md, for real: the `tidemark` binary in a child process against the
 // fake API, then `SELECT * FROM collect_cursor` on the database it wrote (data/tidemark.db).
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -23,7 +23,7 @@ mail: { to: me@example.com, from: digest@example.com, subject: New books }
 const KEY = "test-key-not-in-db-0123456789";
 
 describeEachDialect("tidemark CLI: run, inspect collect_cursor, reset", (h) => {
-  it("shows the cursor rows the seed's manual check expects", async () => {
+  it("shows the cursor rows the manual check expects", async () => {
     const { fake, server } = await startBooksFake({
       sizes: { "intitle:consulting": 300, "subject:management": 300 },
       apiKeys: [KEY],

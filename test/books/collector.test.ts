@@ -1,4 +1,4 @@
-// Seed §7.2: the collector's paging against the fake Google Books API (real HTTP client).
+// The collector's paging against the fake Google Books API (real HTTP client).
 import { describe, expect, it } from "vitest";
 import { shortHash } from "../../src/pipelines/books/cursor/query-set-hash.ts";
 import { startBooksFake } from "./support/books-harness.ts";
@@ -6,7 +6,7 @@ import { collectFromFake, StubQuota } from "./support/collect-harness.ts";
 
 const Q = "intitle:consulting";
 
-describe("collector paging (seed §7.2)", () => {
+describe("collector paging", () => {
   it("pages with several API calls and advances startIndex by the items returned", async () => {
     const { fake, server } = await startBooksFake({ sizes: { [Q]: 500 } });
     const { result, logs } = await collectFromFake(server, { queries: [Q], maxPerRun: 120 });

@@ -1,4 +1,4 @@
-// Seed §7.1: the collect_cursor DAO, on SQLite and Postgres.
+// The collect_cursor DAO, on SQLite and Postgres.
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { typed } from "../../src/infra/db/open-database.ts";
@@ -11,10 +11,10 @@ const H1 = "a".repeat(64);
 const H2 = "b".repeat(64);
 
 describeEachDialect("collect_cursor DAO", (h) => {
-  it("creates the collect_cursor table with the seed's columns", async () => {
+  it("creates the collect_cursor table with its documented columns", async () => {
     const { runtime } = await openBooksRuntime(h);
     const db = typed<BooksTables>(runtime.db);
-    // Raw insert relying on the defaults, as the seed's DDL allows.
+    // Raw insert relying on the defaults, as the documented DDL allows.
     await sql`insert into collect_cursor (job_name, query_set_hash) values ('j', ${H1})`.execute(
       db,
     );

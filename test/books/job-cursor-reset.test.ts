@@ -1,4 +1,4 @@
-// Seed §7.4: `tidemark job cursor reset <job-name> --yes`, and `tidemark mail reset`.
+// `tidemark job cursor reset <job-name> --yes`, and `tidemark mail reset`.
 import { expect, it } from "vitest";
 import { JobService } from "../../src/engine/jobs/job-service.ts";
 import { typed } from "../../src/infra/db/open-database.ts";

@@ -1,4 +1,4 @@
-// Seed §7.3: run-due integration against the fake API, on SQLite and Postgres.
+// run-due integration against the fake API, on SQLite and Postgres.
 import { expect, it } from "vitest";
 import { JobService } from "../../src/engine/jobs/job-service.ts";
 import type { RunReport } from "../../src/engine/runs/job-runner.ts";
@@ -51,7 +51,7 @@ async function setup(
   return { clock, fake, server, runtime, logs };
 }
 
-describeEachDialect("books run-due integration (seed §7.3)", (h) => {
+describeEachDialect("books run-due integration", (h) => {
   it("persists the cursor and continues from it on the next run", async () => {
     const { clock, fake, runtime } = await setup(h, { [Q1]: 500, [Q2]: 500 });
     const hash = computeQuerySetHash([Q1, Q2]);

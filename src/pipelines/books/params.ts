@@ -8,7 +8,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The shape of a Google API key, to catch a key pasted where its variable name belongs. */
 const LOOKS_LIKE_GOOGLE_KEY = /^AIza[0-9A-Za-z_-]{20,}$/;
 
-/** Trims and collapses runs of whitespace, exactly as the query-set hash does (seed §1.2). */
+/** Trims and collapses runs of whitespace, exactly as the query-set hash does. */
 export function normalizeQuery(query: string): string {
   return query.trim().replace(/\s+/g, " ");
 }

@@ -1,8 +1,8 @@
 import type { NormalizedBook } from "./normalize/normalize-volume.ts";
 
 /**
- * Tables of the books pipeline. `collect_cursor` keeps the seed's name and columns (no schema,
- * so `SELECT * FROM collect_cursor` works as the seed's manual check expects); the others live
+ * Tables of the books pipeline. `collect_cursor` keeps its documented name and columns (no schema,
+ * so `SELECT * FROM collect_cursor` works as docs/ops/collect.md shows); the others live
  * in the `books` schema (`books_*` tables on SQLite).
  */
 export interface BooksTables {
@@ -13,7 +13,7 @@ export interface BooksTables {
   "books.quota_usage": QuotaUsageRow;
 }
 
-/** Paging state of one (job, query set): seed §1.1. */
+/** Paging state of one (job, query set). */
 export interface CollectCursorRow {
   job_name: string;
   /** Full 64-char SHA-256 of the normalised query set. */

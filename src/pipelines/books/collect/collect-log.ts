@@ -1,7 +1,7 @@
 import { describeError, type Logger } from "../../../engine/index.ts";
 import { shortHash } from "../cursor/query-set-hash.ts";
 
-/** The seed's §4.5 log lines, word for word; structured fields ride along for log search. */
+/** The log lines docs/ops/collect.md shows, word for word; structured fields ride along for log search. */
 export class CollectLog {
   readonly #prefix: string;
 

@@ -6,10 +6,10 @@ import { normalizedQuerySet } from "../cursor/query-set-hash.ts";
 import { GOOGLE_BOOKS_PAGE_MAX } from "../params.ts";
 import type { CollectLog } from "./collect-log.ts";
 
-/** Why collection stopped (seed §4.1). */
+/** Why collection stopped. */
 export type StopReason = "quota" | "max_per_run" | "exhausted" | "error" | null;
 
-/** The cursor after a collect: what the caller saves (seed §4.1 `cursorState`). */
+/** The cursor after a collect: what the caller saves. */
 export interface CursorState {
   /** Where the next run starts. */
   startIndex: number;
@@ -43,7 +43,7 @@ export interface QuotaBudget {
   markSpent(): Promise<void>;
 }
 
-/** Collaborators of collect: the API, the budget, the seed's log lines, the run's signal. */
+/** Collaborators of collect: the API, the budget, the log lines, the run's signal. */
 export interface CollectDeps {
   fetchPage: FetchPage;
   quota: QuotaBudget;
@@ -52,12 +52,12 @@ export interface CollectDeps {
 }
 
 /**
- * Pages through the query set from the cursor (seed §3 Step 4).
+ * Pages through the query set from the cursor (docs/ops/collect.md, "How a run pages").
  *
  * Several queries share one cursor, so they advance in lockstep: each round asks every query
  * still active for the page at `startIndex`, with `maxResults = min(40, ⌊remaining / active⌋)`
- * (for one query exactly the seed's `min(40, maxPerRun − collected)`: never overfetch). Each
- * call is judged in the seed's order — error, quota, max_per_run, exhausted. A query whose page
+ * (for one query exactly `min(40, maxPerRun − collected)`: never overfetch). Each
+ * call is judged in this order — error, quota, max_per_run, exhausted. A query whose page
  * is empty or reaches its totalItems drops out for the rest of the run. The next start is the
  * smallest position a still-active query reached, so no query ever skips items (a query that
  * got further re-reads a few, which Upsert collapses); when every query is exhausted it is the

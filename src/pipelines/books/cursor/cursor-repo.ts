@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { type Clock, isoTimestamp } from "../../../engine/index.ts";
 import type { BooksTables, CollectCursorRow } from "../tables.ts";
 
-/** A cursor as the code sees it (seed §3 Step 2): `is_exhausted` is a boolean here. */
+/** A cursor as the code sees it: `is_exhausted` is a boolean here. */
 export interface CollectCursor {
   job_name: string;
   query_set_hash: string;
@@ -16,7 +16,7 @@ function toCursor(row: CollectCursorRow): CollectCursor {
 }
 
 /**
- * The seed's cursor DAO over `collect_cursor`. `last_updated_at` comes from the injected clock
+ * The cursor DAO over `collect_cursor`. `last_updated_at` comes from the injected clock
  * and is written by the UPSERT itself on both the insert and the update path, so no caller can
  * forget it (the column's DEFAULT only covers rows written by hand).
  */

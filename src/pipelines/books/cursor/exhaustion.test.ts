@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkExhaustion } from "./exhaustion.ts";
 
-describe("checkExhaustion (seed §4.4)", () => {
+describe("checkExhaustion", () => {
   it("is never true for a failed call or an unknown totalItems", () => {
     expect(checkExhaustion(false, 0, 0, 0)).toBe(false);
     expect(checkExhaustion(false, 100, 100, 0)).toBe(false);

@@ -1,6 +1,7 @@
 /**
- * Seed §4.4: a query is exhausted only after a successful call that reported totalItems, when
- * the page came back empty or reached totalItems. Failed calls never exhaust anything.
+ * A query is exhausted only after a successful call that reported totalItems, when the page was
+ * the documented empty answer (no items) or reached totalItems. Failed calls, a body of the wrong
+ * shape included, never exhaust anything (docs/pipelines/books.md, "Answers").
  */
 export function checkExhaustion(
   apiSuccess: boolean,

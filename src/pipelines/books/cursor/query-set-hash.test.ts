@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { computeQuerySetHash, shortHash } from "./query-set-hash.ts";
 
-describe("computeQuerySetHash (seed §1.2)", () => {
+describe("computeQuerySetHash", () => {
   it("is the full SHA-256 of the trimmed, whitespace-collapsed, sorted queries joined by \\n", () => {
     const expected = createHash("sha256")
       .update("intitle:consulting\nsubject:management")

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { normalizeQuery } from "../params.ts";
 
 /**
- * The query set's identity (seed §1.2): each query trimmed with whitespace runs collapsed,
+ * The query set's identity: each query trimmed with whitespace runs collapsed,
  * sorted, joined with `\n`, SHA-256 in full (64 hex chars). No lowercasing: Google may read
  * case differently, so `intitle:Go` and `intitle:go` are different sets.
  */

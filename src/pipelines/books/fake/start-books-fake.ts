@@ -19,8 +19,8 @@ export async function startBooksFake(options: FakeOptions): Promise<RunningFake>
       TIDEMARK_SMTP_PORT: String(smtp.port),
     },
     hints: [
-      "tidemark job describe books.run        # params and a ready example: save it as job.yaml",
-      "tidemark job add try-books --type books.run --params-file job.yaml && tidemark run try-books",
+      "tidemark job describe books.run        # params and a ready example: save it as params.yaml",
+      "tidemark job add try-books --type books.run --params-file params.yaml && tidemark run try-books",
     ],
     async close() {
       await smtp.close();

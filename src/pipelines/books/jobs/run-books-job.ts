@@ -160,7 +160,7 @@ async function mailDigest(
   return undefined;
 }
 
-/** `books.run`: Collect → Upsert → Select → Mail (seed 001 on the engine). */
+/** `books.run`: Collect → Upsert → Select → Mail (docs/pipelines/books.md). */
 export async function runBooksJob(
   ctx: JobContext<BooksSettings>,
   params: BooksRunParams,

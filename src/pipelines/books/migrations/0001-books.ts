@@ -1,11 +1,11 @@
 import { type Kysely, sql } from "kysely";
 import { columnTypes, dialectOf, ensureSchema } from "../../../engine/index.ts";
 
-/** The cursor table of seed 001 plus the books, job links, mail history and quota tables. */
+/** The cursor table plus the books, job links, mail history and quota tables. */
 export async function up(db: Kysely<object>): Promise<void> {
   const dialect = dialectOf(db);
   const t = columnTypes(dialect);
-  // The seed's `DEFAULT (datetime('now'))`, kept as a safety net in each dialect's own syntax
+  // A `DEFAULT (datetime('now'))`, kept as a safety net in each dialect's own syntax
   // (ISO-8601 on SQLite too); the DAO always writes the value itself.
   const now = dialect === "postgres" ? sql`now()` : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
   await db.schema
