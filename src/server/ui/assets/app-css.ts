@@ -64,6 +64,7 @@ details > summary { cursor:pointer; color:var(--accent); margin:.3rem 0; }
   border:1px solid var(--line); }
 /* A chart's legend shows values only while the pointer is over it: no "--" placeholders. */
 .chart:not(:hover) .u-legend .u-value, .chart:not(:hover) .u-legend .u-series:first-child { display:none; }
+.chart:not(:hover) .u-legend.u-live th::after { content:""; }
 .pager { display:flex; gap:.6rem; margin-top:.8rem; }
 .sub { display:block; font-size:.8rem; color:var(--muted); font-weight:400; }
 th .sub { margin-top:.1rem; }
@@ -98,8 +99,8 @@ section.queue h2 { margin-top:0; }
   .hide-narrow { display:none; }
   .js .menu-toggle { display:inline-block; margin-left:auto; background:transparent; border-color:#fff; }
   .js header.top nav, .js header.top .signout { display:none; }
-  .js header.top.open nav { display:flex; flex-direction:column; width:100%; }
-  .js header.top.open .signout { display:block; }
+  .js header.top.open nav { display:flex; flex-direction:column; flex:1 0 100%; order:3; }
+  .js header.top.open .signout { display:block; order:4; }
   .tz { display:none; }
   table.kv > tbody > tr > th { width:auto; }
   /* Wide tables become one card per row, so every row's buttons stay on screen. */
@@ -110,5 +111,10 @@ section.queue h2 { margin-top:0; }
   table.stack-narrow th, table.stack-narrow td { border:0; padding:.15rem .3rem; }
   table.stack-narrow td.hide-narrow { display:none; }
   .strip .cell { width:8px; }
+  .overview-top { display:block; }
+  .overview-top .stats { gap:.3rem; flex-wrap:nowrap; }
+  .overview-top .stats li { min-width:0; flex:1 1 0; padding:.25rem .35rem; }
+  .overview-top .stats .label { font-size:.68rem; }
+  .overview-top .stats .value { font-size:1.05rem; }
 }
 `;

@@ -6,7 +6,11 @@ import type { Html } from "../ui-env.ts";
 const LIST_ROWS = 20;
 
 /** "items_changed" → "items changed". */
-const label = (key: string) => key.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+const label = (key: string) =>
+  key
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
 
 function isPlain(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -69,13 +69,13 @@ export function historyCharts(runs: readonly RunRecord[]): PanelChart[] {
       ...base,
       title: "Duration per run (seconds, by run order)",
       series: [{ label: "duration (s)", values: ordered.map(durationSeconds) }],
-      empty: "No runs yet.",
+      empty: "No run has finished yet.",
     },
     {
       ...base,
       title: "Items per run (by run order)",
       series: [{ label: "items", values: ordered.map(itemsOf) }],
-      empty: "No runs yet.",
+      empty: "No run reported a count of items (progress or an item count in its summary).",
     },
   ];
 }

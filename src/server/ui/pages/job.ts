@@ -58,8 +58,15 @@ async function jobBody(services: ServerServices, name: string, csrf: string) {
   const rate = successRate(runs);
   const fires = job ? nextFires(job, now) : [];
   const failed = runs.find((r) => r.error);
+  // A chart without a single value says why instead of drawing an empty frame.
   const charts = historyCharts(runs).map((c) =>
-    c.series.every((s) => s.values.every((v) => v === null)) ? { ...c, x: [] } : c,
+    c.series.every((s) => s.values.every((v) => v === null))
+      ? {
+          ...c,
+          x: [],
+          empty: runs.length === 0 ? "No runs yet." : c.empty,
+        }
+      : c,
   );
   const facts = job
     ? html`<dl class="facts card">
