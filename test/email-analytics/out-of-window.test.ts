@@ -65,6 +65,46 @@ describeEachDialect("email-analytics events outside the asked window", (h) => {
     );
   }, 60_000);
 
+  it("an event stamped in the future inside a backfill reaching past now does not end it", async () => {
+    const { runtime, fake } = await openEaRuntime(h);
+    const s = await seedNewsletter(runtime, { members: 20 });
+    const e = s.emails[0]!.id;
+    const now = Date.now();
+    fake.addEvents(
+      spread(
+        599,
+        "delivered",
+        e,
+        s.members.slice(0, 10),
+        minutesAgo(600, now),
+        minutesAgo(580, now),
+      ),
+    );
+    // The last item of page 2, inside the range but after the moment the fetch starts: a wrong
+    // timestamp. Ten members' deliveries follow on page 3.
+    fake.addEvent({
+      event: "delivered",
+      timestamp: minutesAgo(570, now),
+      recipient: s.members[10]!.email,
+      emailId: e,
+      raw: { timestamp: (now + 3 * 86_400_000) / 1000 },
+    });
+    fake.addEvents(
+      spread(10, "delivered", e, s.members.slice(10), minutesAgo(560, now), minutesAgo(540, now)),
+    );
+    await scheduleBackfill(runtime, {
+      begin: minutesAgo(700, now).toISOString(),
+      end: new Date(now + 7 * 86_400_000).toISOString(),
+    });
+    const report = await runFetch(runtime);
+    expect(report.status).toBe("succeeded");
+    const email = await eaDb(runtime)
+      .selectFrom("emails")
+      .select("delivered_count")
+      .executeTakeFirstOrThrow();
+    expect(email.delivered_count).toBe(20);
+  }, 60_000);
+
   it("an event stamped before the phase's watermark is skipped and never moves it back", async () => {
     const { runtime, fake } = await openEaRuntime(h);
     const s = await seedNewsletter(runtime, { members: 6 });

@@ -139,8 +139,9 @@ async function* fetchEvents(
       const { data, index, attempts, done: last } = result.value;
       eventCount += data.events.length;
       const lastEvent = data.events.at(-1);
-      // Ascending order: once one event is newer than the fetch start, all that follow are too.
-      const windowEnded = last || data.droppedNewer > 0;
+      // Only an empty page ends the window: an event newer than the fetch start may carry a
+      // wrong timestamp, so it is dropped without cutting the traversal short.
+      const windowEnded = last;
       const budgetReached =
         eventCount >= maxEvents &&
         (lastEvent === undefined || lastEvent.timestamp.getTime() > beginMs);

@@ -153,7 +153,7 @@ export interface MailgunEventsClient {
   /**
    * Pages of one fetch: the first request carries `begin`, `end`, `event`, `tags`, `limit=300`
    * and `ascending=yes`; then `paging.next` is followed until a page comes back empty (or
-   * `maxEvents` says stop, or a page held an event newer than the fetch start). HTTP errors
+   * `maxEvents` says stop). HTTP errors
    * that outlived the retries, and pages not of Mailgun's shape (a field of the wrong type, a
    * timestamp that is not positive), are thrown (the engine's HttpError family).
    */
