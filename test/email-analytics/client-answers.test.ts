@@ -98,6 +98,19 @@ describe("Mailgun answers of the wrong shape", () => {
     }
   });
 
+  it("a body without items or paging, or a page of events without a next link, fails", async () => {
+    const item = `{"id":"x","event":"opened","timestamp":${T0},"recipient":"a@x.io"}`;
+    for (const [body, field] of [
+      ["{}", "items: expected an array"],
+      ['{"items":[]}', "paging: expected an object, got undefined"],
+      ['{"items":null,"paging":{}}', "items: expected an array"],
+      [`{"items":[${item}],"paging":{}}`, "paging.next: expected a string, got undefined"],
+      [`{"items":[${item}],"paging":{"next":7}}`, "paging.next: expected a string, got number"],
+    ]) {
+      expect((await failure(answering(body))).message).toContain(field);
+    }
+  });
+
   it("a timestamp of 0, below 0 or not finite is a wrong value, not 1970", async () => {
     for (const [ts, shown] of [
       ["0", "got 0"],
@@ -106,7 +119,7 @@ describe("Mailgun answers of the wrong shape", () => {
       ['"1521472262"', "got string"],
     ]) {
       const item = `{"id":"x","event":"opened","timestamp":${ts},"recipient":"a@x.io","user-variables":{"email-id":"e"}}`;
-      const err = await failure(answering(`{"items":[${item}],"paging":{}}`));
+      const err = await failure(answering(`{"items":[${item}],"paging":{"next":"x"}}`));
       expect(err.message).toContain(
         `items[0].timestamp: expected positive epoch seconds, ${shown}`,
       );

@@ -1,7 +1,8 @@
 import type { MailgunEvent, MailgunEventsPage } from "./types.ts";
 
 /**
- * Checks the shape the client relies on without copying the items: `items[]` whose every field
+ * Checks the shape the client relies on without copying the items: `paging` (with a `next` link
+ * after a page of events) and `items[]` whose every field
  * the pipeline reads has Mailgun's documented type (`id`, `event`, `recipient` strings; a
  * positive finite `timestamp`; `severity` a string; `user-variables`, `message.headers` and
  * `delivery-status` objects with ids, codes and texts of their types), and `paging`. Pages come
@@ -15,12 +16,13 @@ export function decodeEventsPage(json: unknown): MailgunEventsPage {
   const { items, paging } = json as { items?: unknown; paging?: unknown };
   if (!Array.isArray(items)) throw new Error("items: expected an array");
   for (let i = 0; i < items.length; i++) checkItem(items[i], `items[${i}]`);
-  if (paging !== undefined && !isObject(paging)) throw new Error("paging: expected an object");
-  const links = (paging ?? {}) as Record<string, unknown>;
+  if (!isObject(paging)) throw new Error(`paging: expected an object, got ${typeName(paging)}`);
   for (const key of ["next", "previous", "first", "last"]) {
-    optional(links[key], `paging.${key}`, "a string", isString);
+    optional(paging[key], `paging.${key}`, "a string", isString);
   }
-  return { items: items as MailgunEvent[], paging: links as MailgunEventsPage["paging"] };
+  // Without a next link a page of events would end the traversal with the rest unread.
+  if (items.length > 0) required(paging.next, "paging.next", "a string", isString);
+  return { items: items as MailgunEvent[], paging: paging as MailgunEventsPage["paging"] };
 }
 
 /** One event item: every field the pipeline reads, with its documented type. */
