@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/infra/config/load-config.ts";
 import { createLogger } from "../../src/infra/logging/logger.ts";
 import { pipelines } from "../../src/pipelines/index.ts";
 import { startServe } from "../../src/server/processes/serve-process.ts";
+import { hintArgv, runnableHints } from "../../src/testing/demo-hints.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
@@ -36,12 +37,18 @@ function recordConnections(): string[] {
 }
 
 describe("a served demo", () => {
-  it("fires no job and connects to no host outside 127.0.0.1, and job ls says why", async () => {
+  it("fires no job, connects to no host outside 127.0.0.1, and job ls says why; its output fits 80 columns and its hints run", async () => {
     const hosts = recordConnections();
     const cwd = testTempDir("tm-demo-safety-");
     const demo = await runCli(["demo"], { cwd });
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/Disabled: .*mercari-hourly/);
+    // Every line within 80 columns, every printed command runnable as printed.
+    expect(demo.stdout.split("\n").filter((l) => l.length > 80)).toEqual([]);
+    for (const hint of runnableHints(demo.stdout)) {
+      const out = await runCli(hintArgv(hint), { cwd });
+      expect({ hint, code: out.code, stderr: out.stderr }).toEqual({ hint, code: 0, stderr: "" });
+    }
 
     const dataDir = path.join(cwd, "tidemark-demo");
     const registry = new Registry(pipelines);

@@ -4,6 +4,8 @@ import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";
+import { fitLines } from "../output/demo-lines.ts";
+import { inUserForm } from "../output/invocation.ts";
 import { pipelineList } from "../output/pipeline-list.ts";
 import type { CliSession } from "../session.ts";
 import { writeFailure } from "../write-user-file.ts";
@@ -106,29 +108,34 @@ export function registerDemoCommand(program: Command, session: CliSession): void
         logger,
         environ: session.io.env,
       });
-      let rel = path.relative(session.io.cwd, configFile);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) rel = configFile;
+      // `-c <folder>` reads the folder's tidemark.yaml: the shortest form to copy.
+      let rel = path.relative(session.io.cwd, dataDir);
+      if (rel.startsWith("..") || path.isAbsolute(rel)) rel = dataDir;
       const quoted = /^[\w./-]+$/.test(rel) ? rel : JSON.stringify(rel);
       // Printed as `tidemark …`; session.print gives it the form that works here (npx or not).
       const command = (args: string) => `tidemark -c ${quoted} ${args}`;
-      session.print(`Demo data directory: ${dataDir}`);
-      session.print(`Look around: ${command("runs ls")}`);
+      // Within 80 columns, a command on a line of its own (in the form printed to the user).
+      const print = (text: string) => {
+        for (const l of fitLines(inUserForm(text, session.cliName), 80)) session.print(l);
+      };
+      print(`Demo data directory: ${dataDir}`);
+      print(`Look around: ${command("runs ls")}`);
       try {
         for (const p of withDemo) {
-          session.print(`\n== ${p.name}: ${p.description}`);
-          await p.demo?.({ runtime, dataDir, print: (line) => session.print(line), command });
+          print(`\n== ${p.name}: ${p.description}`);
+          await p.demo?.({ runtime, dataDir, print, command });
         }
         const disabled = await disableDemoJobs(runtime);
         if (disabled.length > 0) {
-          session.print(`\nDisabled: ${disabled.join(", ")}`);
-          session.print(`  (${DEMO_DISABLED_REASON})`);
+          print(`\nDisabled: ${disabled.join(", ")}`);
+          print(`  (${DEMO_DISABLED_REASON})`);
         }
       } finally {
         await runtime.close();
       }
       // Said last, where the eye lands: the same runs and pipeline state, in a browser.
-      session.print("\n== the dashboard: jobs, runs and every pipeline's state");
-      session.print(`Start:  ${command("serve --insecure-no-auth --no-workers")}`);
-      session.print("Open:   http://127.0.0.1:8787/ui  (local use only: no sign-in)");
+      print("\n== the dashboard: jobs, runs and every pipeline's state");
+      print(`Start:  ${command("serve --insecure-no-auth --no-workers")}`);
+      print("Open:   http://127.0.0.1:8787/ui  (local use only: no sign-in)");
     });
 }

@@ -25,7 +25,7 @@ export async function listJobTypes(session: CliSession, json: boolean): Promise<
     fitTable(
       ["TYPE", "PIPELINE", "DESCRIPTION"],
       types.map(({ pipeline, type }) => [type.name, pipeline, type.description]),
-      terminalWidth(session.io, Number.POSITIVE_INFINITY),
+      terminalWidth(session.io, 80),
     ),
   );
   session.print();
@@ -51,7 +51,7 @@ export async function describeJobType(
       example: type.example,
     });
   }
-  const width = terminalWidth(session.io, Number.POSITIVE_INFINITY);
+  const width = terminalWidth(session.io, 80);
   session.print(wrapWords(`${type.name}: ${type.description}`, width).join("\n"));
   if (pipeline) session.print(`pipeline: ${pipeline}`);
   session.print();

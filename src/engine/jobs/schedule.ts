@@ -37,6 +37,12 @@ export function pausedCron(expr: string, timezone: string): Cron {
 }
 
 function cron(expr: string, timezone: string): Cron {
+  const fields = expr.trim().split(/\s+/).filter(Boolean).length;
+  if (fields !== 5 && fields !== 6) {
+    throw new UsageError(
+      `schedule ${JSON.stringify(expr)}: expected 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), got ${fields}`,
+    );
+  }
   try {
     return pausedCron(expr, timezone);
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isSecretKey, redactText, redactUrlPassword } from "../logging/redact.ts";
 import type { EnvSources } from "./env-overrides.ts";
+import { closestKey, knownKeysAt } from "./known-keys.ts";
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let node = root;
@@ -62,12 +63,21 @@ export function formatZodIssues(
   error: z.ZodError,
   input: unknown,
   sources?: EnvSources,
+  /** The schema parsed: a mistyped key gets "did you mean" its closest known key. */
+  schema?: z.ZodType,
 ): string {
   return error.issues
     .map((issue) => {
       const path = issue.path.length > 0 ? issue.path.join(".") : "(root)";
       if (issue.code === "unrecognized_keys") {
-        return `${where}: ${path}: unknown key(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+        const known = schema ? knownKeysAt(schema, issue.path) : [];
+        const keys = issue.keys.map((k) => {
+          const near = closestKey(k, known);
+          return near
+            ? `${JSON.stringify(k)} (did you mean ${JSON.stringify(near)}?)`
+            : JSON.stringify(k);
+        });
+        return `${where}: ${path}: unknown key(s) ${keys.join(", ")}`;
       }
       const value = valueAt(input, issue.path);
       // A check may mark the value itself as a secret (e.g. an API key pasted into a name).

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseDocument } from "yaml";
 import { ConfigError } from "../errors.ts";
@@ -141,10 +141,22 @@ function locateConfig(options: LoadConfigOptions): string | undefined {
   if (options.configPath) {
     const file = path.resolve(cwd, options.configPath);
     if (!existsSync(file)) throw new ConfigError(`--config ${options.configPath}: file not found`);
-    return file;
+    if (!statSync(file).isDirectory()) return file;
+    // A folder (`-c tidemark-demo`): its tidemark.yaml or tidemark.yml.
+    const inside = configIn(file);
+    if (!inside) {
+      throw new ConfigError(
+        `--config ${options.configPath}: a folder without ${CONFIG_FILE_NAMES.join(" or ")}`,
+      );
+    }
+    return inside;
   }
+  return configIn(cwd);
+}
+
+function configIn(dir: string): string | undefined {
   for (const name of CONFIG_FILE_NAMES) {
-    const file = path.join(cwd, name);
+    const file = path.join(dir, name);
     if (existsSync(file)) return file;
   }
   return undefined;
@@ -205,7 +217,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     sources,
   );
   const parsed = configSchema.safeParse(input);
-  if (!parsed.success) throw new ConfigError(formatZodIssues(where, parsed.error, input, sources));
+  if (!parsed.success) {
+    throw new ConfigError(formatZodIssues(where, parsed.error, input, sources, configSchema));
+  }
   const cfg = parsed.data;
   const base = file ? path.dirname(file) : (options.cwd ?? process.cwd());
   const dataDir = path.resolve(base, cfg.data_dir);

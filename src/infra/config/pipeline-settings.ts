@@ -49,7 +49,7 @@ export function resolvePipelineSettings<T>(
   const wrapper = z.object({ pipelines: z.object({ [name]: spec.schema }) });
   const parsed = wrapper.safeParse(input);
   if (!parsed.success) {
-    throw new ConfigError(formatZodIssues(where, parsed.error, input, sources));
+    throw new ConfigError(formatZodIssues(where, parsed.error, input, sources, wrapper));
   }
   const value = (parsed.data.pipelines as Record<string, unknown>)[name];
   return spec.resolve ? spec.resolve(value, base) : (value as T);
