@@ -44,6 +44,10 @@ describeEachDialect("dashboard overview health", (h) => {
     await repo.insertFinished(
       storedRun("manual", "m_1", { startedAt: hoursAgo(1), finishedAt: hoursAgo(1) }),
     );
+    // A command's runs without a stored job are listed too, after the stored jobs.
+    await repo.insertFinished(
+      storedRun("rakuten-item", "r_1", { startedAt: hoursAgo(2), finishedAt: hoursAgo(2) }),
+    );
     const queue = await openQueue(runtime);
     onTestFinished(() => queue.close());
     await queue.send("tidemark.run", { job: "x" });
@@ -54,10 +58,10 @@ describeEachDialect("dashboard overview health", (h) => {
     // Every job, scheduled or not, each with one linked cell per run.
     expect(text).toContain('data-job="manual"');
     expect(text).toContain('class="cell cell-failed" href="/ui/runs/h_1"');
-    expect([...text.matchAll(/class="cell cell-/g)]).toHaveLength(4);
-    expect(text).toMatch(/data-count="succeeded">2</); // h_2 and m_1 within 24 h
+    expect([...text.matchAll(/class="cell cell-/g)]).toHaveLength(5);
+    expect(text).toMatch(/data-count="succeeded">3</); // h_2, m_1 and r_1 within 24 h
     expect(text).toMatch(/data-count-7d="failed">1</);
-    expect(text).toMatch(/data-count-7d="succeeded">3</); // h_0 is 72 h old: still within 7 d
+    expect(text).toMatch(/data-count-7d="succeeded">4</); // h_0 is 72 h old: still within 7 d
     expect(text).toMatch(/data-queue="waiting">1</);
     expect(text).toMatch(/data-queue="oldest">10 min</);
     // The banner: hourly missed 09:00 (its last run is 3 h old), the queue waits for a worker.
@@ -67,7 +71,10 @@ describeEachDialect("dashboard overview health", (h) => {
     expect(text).toContain("Queue tidemark.run: the oldest message has waited 10 min for a worker");
     expect(text).toContain('data-late="true"');
     const order = [...text.matchAll(/data-job="([^"]+)"/g)].map((m) => m[1]);
-    expect(order).toEqual(["hourly", "manual"]);
+    expect(order).toEqual(["hourly", "manual", "rakuten-item"]);
+    const adHoc = text.slice(text.indexOf('data-job="rakuten-item"'));
+    expect(adHoc).toContain("ad hoc");
+    expect(adHoc).not.toContain("Run rakuten-item now");
   });
 
   it("no banner when nothing is late or waiting", async () => {

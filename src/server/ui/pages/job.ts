@@ -54,7 +54,7 @@ async function jobBody(services: ServerServices, name: string, csrf: string) {
     loadRuns(services, name),
   ]);
   if (!job && runs.length === 0) return undefined;
-  const [health] = job ? await jobsHealth(services, name) : [];
+  const [health] = await jobsHealth(services, name);
   const rate = successRate(runs);
   const fires = job ? nextFires(job, now) : [];
   const failed = runs.find((r) => r.error);

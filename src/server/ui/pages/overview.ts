@@ -25,14 +25,18 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
   return html`<tr data-job="${job.name}"${j.lateSince ? html` data-late="true"` : ""}>
     <th scope="row">${jobLink(job.name)}<span class="sub">${job.type}</span></th>
     <td>${runStrip(j.recent, now, STRIP_RUNS)}</td>
-    <td>${job.schedule ? html`<code>${job.schedule}</code> <span class="tone-muted">${job.timezone}</span>` : html`<span class="tone-muted">manual</span>`}
+    <td>${
+      j.adHoc
+        ? html`<span class="tone-muted">ad hoc</span><span class="sub">no stored job: runs started by a command</span>`
+        : html`${job.schedule ? html`<code>${job.schedule}</code> <span class="tone-muted">${job.timezone}</span>` : html`<span class="tone-muted">manual</span>`}
       <span class="sub">${
         j.lateSince
           ? html`<span class="tone-bad">late: due ${relative(j.lateSince, now)}</span>`
           : job.enabled
             ? html`next ${relative(j.nextOccurrenceAt, now)}`
             : html`<span class="tone-muted">disabled</span>`
-      }</span></td>
+      }</span>`
+    }</td>
     <td>${
       lastRun
         ? html`<a href="/ui/runs/${enc(lastRun.runId)}">${statusBadge(lastRun.status)}</a>
@@ -44,7 +48,7 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
         ? html`<a href="/ui/runs/${enc(j.lastError.runId)}" class="tone-bad">${errorExcerpt(redactText(j.lastError.error), 120)}</a>`
         : ""
     }</td>
-    <td>${jobActions(job, csrf, "/ui")}</td>
+    <td>${j.adHoc ? "" : jobActions(job, csrf, "/ui")}</td>
   </tr>`;
 }
 
