@@ -74,6 +74,17 @@ export function put(src: Uint8Array, a: number, e: number, dst: Uint8Array, p: n
   return p;
 }
 
+/** Number of decimal digits of a non-negative safe integer. */
+export function decimalDigits(n: number): number {
+  let digits = 1;
+  if (n < 0x80000000) {
+    for (let x = n; x >= 10; x = (x / 10) | 0) digits++;
+    return digits;
+  }
+  for (let x = n; x >= 10; x = (x - (x % 10)) / 10) digits++;
+  return digits;
+}
+
 /** Writes a safe integer's decimal digits at pos; returns the new position. */
 export function writeInt(out: Uint8Array, pos: number, value: number): number {
   let p = pos;
@@ -81,6 +92,16 @@ export function writeInt(out: Uint8Array, pos: number, value: number): number {
   if (n < 0) {
     out[p++] = 0x2d;
     n = -n;
+  }
+  if (n < 0x80000000) {
+    // Small integers: exact int32 arithmetic, much cheaper than double division.
+    const digits = decimalDigits(n);
+    for (let i = p + digits - 1; i >= p; i--) {
+      const q = (n / 10) | 0;
+      out[i] = 48 + n - q * 10;
+      n = q;
+    }
+    return p + digits;
   }
   let digits = 1;
   for (let x = n; x >= 10; x = (x - (x % 10)) / 10) digits++;
