@@ -100,13 +100,14 @@ describe("Mailgun answers of the wrong shape", () => {
 
   it("a body without items or paging, or a page of events without a next link, fails", async () => {
     const item = `{"id":"x","event":"opened","timestamp":${T0},"recipient":"a@x.io"}`;
-    for (const [body, field] of [
+    const cases: Array<[string, string]> = [
       ["{}", "items: expected an array"],
       ['{"items":[]}', "paging: expected an object, got undefined"],
       ['{"items":null,"paging":{}}', "items: expected an array"],
       [`{"items":[${item}],"paging":{}}`, "paging.next: expected a string, got undefined"],
       [`{"items":[${item}],"paging":{"next":7}}`, "paging.next: expected a string, got number"],
-    ]) {
+    ];
+    for (const [body, field] of cases) {
       expect((await failure(answering(body))).message).toContain(field);
     }
   });

@@ -114,6 +114,9 @@ describeEachDialect("email-analytics API routes", (h) => {
     expect(text).toMatch(
       /tidemark_email_analytics_last_fetch_events_by_type\{job="email-analytics-latest-opened",type="opened"\} 1/,
     );
+    expect(text).toMatch(
+      /tidemark_email_analytics_last_fetch_out_of_window\{job="email-analytics-latest-opened"\} 0/,
+    );
     expect(text).toMatch(/tidemark_email_analytics_opened_lag_warning 1/);
     expect(text).toMatch(/tidemark_email_analytics_fetch_running 0/);
   });

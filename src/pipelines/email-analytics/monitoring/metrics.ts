@@ -73,6 +73,15 @@ export const EMAIL_ANALYTICS_GAUGES: readonly GaugeSpec[] = [
       ),
   },
   {
+    name: "tidemark_email_analytics_last_fetch_out_of_window",
+    help: "Events the phase's last fetch skipped: stamped outside the window it asked for",
+    labels: ["job"],
+    samples: (s) =>
+      s.jobs.flatMap((j) =>
+        j.last_fetch ? [{ labels: { job: j.name }, value: j.out_of_window }] : [],
+      ),
+  },
+  {
     name: "tidemark_email_analytics_opened_lag_warning",
     help: "1 when the opened events' watermark is older than opened_lag_warning_minutes",
     labels: [],

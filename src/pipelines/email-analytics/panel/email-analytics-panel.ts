@@ -126,7 +126,7 @@ export const emailAnalyticsPanel: PanelModule = {
         {
           kind: "table",
           title: "Fetch job rows",
-          columns: ["Job row", "Status", "Watermark", "Lag"],
+          columns: ["Job row", "Status", "Watermark", "Lag", "Out of window (last fetch)"],
           empty: "No job row yet.",
           rows: status.jobs.map((j) => [
             j.name,
@@ -135,6 +135,9 @@ export const emailAnalyticsPanel: PanelModule = {
               : { text: "never run", tone: "muted" },
             j.watermark,
             minutes(j.lag_seconds),
+            j.out_of_window > 0
+              ? { text: String(j.out_of_window), tone: "bad" }
+              : { text: "0", tone: "muted" },
           ]),
         },
         ...(await emailBlocks(runtime)),
