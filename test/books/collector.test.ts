@@ -206,7 +206,7 @@ describe("collector paging", () => {
     });
   });
 
-  it("retries a 5xx and counts the extra attempt against the quota", async () => {
+  it("retries a 5xx and counts the request once against the quota", async () => {
     const { server } = await startBooksFake({ sizes: { [Q]: 500 } });
     server.faults.set({ statusSequence: [503], retryAfter: 0 });
     const { result, quota } = await collectFromFake(server, {
@@ -216,6 +216,6 @@ describe("collector paging", () => {
     });
     expect(result.cursorState.stopReason).toBe("max_per_run");
     expect(quota.reserved).toBe(1);
-    expect(quota.extra).toBe(1);
+    expect(quota.extra).toBe(0);
   });
 });

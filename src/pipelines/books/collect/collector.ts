@@ -1,5 +1,5 @@
 import { QuotaExceededError } from "../../../engine/index.ts";
-import { attemptsOf, type FetchPage } from "../client/google-books-client.ts";
+import type { FetchPage } from "../client/google-books-client.ts";
 import { isEmptyAnswer, type Volume } from "../client/volumes-schema.ts";
 import { checkExhaustion } from "../cursor/exhaustion.ts";
 import { normalizedQuerySet } from "../cursor/query-set-hash.ts";
@@ -108,6 +108,7 @@ export async function collect(
         log.stoppedError(start, signal.reason);
         return done({ startIndex: start, isExhausted: false, stopReason: "error" }, signal.reason);
       }
+      // One request counts once against the quota, however many attempts its retries took.
       if (!(await quota.tryReserve())) {
         log.stoppedQuota(start, "budget");
         return done({ startIndex: start, isExhausted: false, stopReason: "quota" });
@@ -117,7 +118,6 @@ export async function collect(
         requests++;
         page = await fetchPage({ q, startIndex: start, maxResults }, signal);
       } catch (err) {
-        await quota.addUsed(attemptsOf(err) - 1);
         // Mid-round stops keep `start`: the failed query (and any after it) has not moved.
         if (err instanceof QuotaExceededError) {
           await quota.markSpent();
@@ -127,7 +127,6 @@ export async function collect(
         log.stoppedError(start, err);
         return done({ startIndex: start, isExhausted: false, stopReason: "error" }, err);
       }
-      await quota.addUsed(page.attempts - 1);
       // The schema lets a page without items through only in the documented empty shape.
       const got = isEmptyAnswer(page.body) ? [] : (page.body.items ?? []);
       for (const volume of got) items.push({ volume, query: q });

@@ -203,6 +203,9 @@ export async function runBooksJob(
       ctx.logger.info({ subject: digest.subject, books: books.length }, "dry run: digest not sent");
       summary.mail = "dry run: not sent";
       summary.digest = digest.text;
+    } else if (stop === "error") {
+      // A failed run mails nothing: the books stay unmailed and go out with the next run.
+      summary.mail = "not sent: collect stopped on an API error";
     } else if (smtp !== undefined) {
       mailFailure = await mailDigest(ctx, smtp, params.mail, digest, books, summary);
     }
