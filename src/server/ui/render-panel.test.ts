@@ -102,4 +102,27 @@ describe("renderPanel", () => {
     expect(page).not.toContain('class="chart"');
     expect(page).not.toContain('role="img"');
   });
+
+  it("shows a UTC timestamp cell as every table shows times, other text as it is", async () => {
+    const page = String(
+      await renderPanel(
+        {
+          blocks: [
+            {
+              kind: "table",
+              title: "t",
+              columns: ["when", "what"],
+              empty: "none",
+              rows: [["2026-12-06T11:58:47.805Z", "2026-12-06 is a date, not a time"]],
+            },
+          ],
+        },
+        "p",
+        "csrf",
+      ),
+    );
+    expect(page).toContain("<td>2026-12-06 11:58:47</td>");
+    expect(page).not.toContain("11:58:47.805Z");
+    expect(page).toContain("<td>2026-12-06 is a date, not a time</td>");
+  });
 });

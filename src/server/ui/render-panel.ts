@@ -5,8 +5,12 @@ import type {
   PanelChart,
   PanelView,
 } from "../../engine/registry/panel-spec.ts";
+import { utcTime } from "./format.ts";
 import { csrfInput } from "./layout.ts";
 import type { Html } from "./ui-env.ts";
+
+/** A UTC timestamp as a panel may give it; shown as every table shows times (UTC, to the second). */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 
 /** Only http(s) URLs become links or images; anything else (javascript:, data:) is dropped. */
 function safeUrl(url: string | undefined): string | undefined {
@@ -23,7 +27,7 @@ function rowName(row: readonly PanelCell[]): string {
 function cell(c: PanelCell, pipeline: string, csrf: string, row = ""): Html {
   if (c === null) return html`<td class="tone-muted">—</td>`;
   if (typeof c === "number") return html`<td class="num">${c.toLocaleString("en-US")}</td>`;
-  if (typeof c === "string") return html`<td>${c}</td>`;
+  if (typeof c === "string") return html`<td>${ISO_UTC.test(c) ? utcTime(c) : c}</td>`;
   const href = safeUrl(c.href);
   const image = safeUrl(c.image);
   const text = href

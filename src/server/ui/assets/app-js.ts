@@ -6,7 +6,9 @@
 export const APP_JS = `
 (function () {
   "use strict";
-  var palette = ["#1f5fbf", "#c62828", "#1a7f37", "#9a6700", "#6f42c1", "#0f766e"];
+  // Twelve distinct colours: a panel with one series per entity and measure stays readable.
+  var palette = ["#1f5fbf", "#c62828", "#1a7f37", "#9a6700", "#6f42c1", "#0f766e",
+    "#d6336c", "#5c940d", "#e8590c", "#1098ad", "#495057", "#9c36b5"];
   function draw(el) {
     if (el.dataset.drawn) return;
     var src = el.querySelector("script[type='application/json']");
