@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   CellErrorValue,
@@ -64,5 +65,36 @@ describe("value parsers", () => {
     expect(reason(parseString("a\uD800b"))).toBe("INVALID_TEXT");
     expect(reason(parseString(new CellErrorValue("#N/A")))).toBe("CELL_ERROR");
     expect(reason(parseInteger(new CellErrorValue("#REF!")))).toBe("CELL_ERROR");
+  });
+
+  it("a number cell gives the decimal its shortest text shows, on the fast path too (property)", () => {
+    // The reading of a number through its text, as a spreadsheet shows it.
+    const viaText = (x: number, units: number) => {
+      const text = String(x);
+      if (!text.includes("e")) {
+        const parsed = parseDecimal(text, units);
+        if (reason(parsed) !== "DECIMAL_PRECISION_EXCEEDED") return parsed;
+      }
+      const rounded = Number(x.toFixed(Math.min(units, 20)));
+      if (Math.abs(x - rounded) <= Math.abs(x) * 8 * Number.EPSILON) {
+        return parseDecimal(rounded.toFixed(units), units);
+      }
+      return Math.abs(x) >= 1e21 ? "NUMBER_OUT_OF_RANGE" : "DECIMAL_PRECISION_EXCEEDED";
+    };
+    const asReason = (p: unknown) => (typeof p === "number" ? p : (reason(p) ?? p));
+    const scaledInt = fc
+      .tuple(fc.maxSafeInteger(), fc.integer({ min: 0, max: 8 }))
+      .map(([n, k]) => n / 10 ** k);
+    const number = fc.oneof(scaledInt, fc.double({ noNaN: true, noDefaultInfinity: true }));
+    fc.assert(
+      fc.property(number, fc.integer({ min: 0, max: 6 }), (x, units) => {
+        expect(asReason(parseDecimal(x, units))).toEqual(asReason(viaText(x, units)));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(parseDecimal(15474.99, 2)).toBe(1547499);
+    expect(parseDecimal(-0, 2)).toBe(0);
+    expect(reason(parseDecimal(0.125, 2))).toBe("DECIMAL_PRECISION_EXCEEDED");
+    expect(parseDecimal(0.1 + 0.2, 2)).toBe(30);
   });
 });

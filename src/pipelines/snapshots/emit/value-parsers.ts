@@ -187,8 +187,19 @@ function toSafe(negative: boolean, int: string, frac: string, units: number): Pa
   return negative && n !== 0 ? -n : n;
 }
 
+/** Powers of ten for the minor units of the number fast path (index: units). */
+const SCALE = [1, 10, 100, 1000, 10000, 100000, 1000000];
+
 function decimalFromNumber(x: number, units: number): Parsed {
   if (!Number.isFinite(x)) return INVALID_DECIMAL;
+  // Fast path, the same result without text: x is exactly v / 10^units for an integer v, and
+  // doubles near x are far closer together than 10^-units (|v| < 2^50), so the shortest text
+  // of x is that decimal.
+  const f = SCALE[units];
+  if (f !== undefined) {
+    const v = Math.round(x * f);
+    if (Math.abs(v) < 2 ** 50 && v / f === x) return v === 0 ? 0 : v;
+  }
   // The shortest round-trip text is what the spreadsheet showed (19.99, not 19.989999…).
   const text = String(x);
   if (!text.includes("e")) {
