@@ -83,4 +83,36 @@ describeEachDialect("dashboard overview health", (h) => {
     const { text } = await get("/ui/fragments/overview");
     expect(text).not.toContain('role="alert"');
   });
+
+  it("a run past its usual duration, and one whose lease stopped beating, are named in the banner", async () => {
+    const clock = new ManualClock(hoursAgo(1));
+    const runtime = await openTestRuntime(h, { clock });
+    const repo = new RunRepo(runtime.db);
+    // Usually a minute: three succeeded runs of one minute each.
+    for (const i of [1, 2, 3]) {
+      const start = hoursAgo(1 - i * 0.1);
+      const end = new Date(Date.parse(start) + 60_000).toISOString();
+      await repo.insertFinished(storedRun("slow", `s_${i}`, { startedAt: start, finishedAt: end }));
+    }
+    // Run s_4 took its lease (30 min to live) 25 min ago and has not renewed it since.
+    clock.set(new Date(Date.parse(NOW) - 25 * 60_000));
+    const started = clock.now().toISOString();
+    await runtime.leases.tryAcquire("job:slow", "s_4", 30 * 60_000);
+    await repo.insertStarted({
+      runId: "s_4",
+      jobName: "slow",
+      jobType: "test.echo",
+      startedAt: started,
+      dryRun: false,
+      leaseKey: "job:slow",
+      host: "h",
+      pid: 1,
+    });
+    clock.set(NOW);
+    const { get } = await openUi(runtime);
+    const { text } = await get("/ui/fragments/overview");
+    expect(text).toContain("Run s_4 of slow has been running for 25 min; it usually takes 1 min.");
+    expect(text).toContain("The lease job:slow of run s_4 has had no heartbeat for 25 min");
+    expect(text).toContain('href="/ui/runs/s_4"');
+  });
 });
