@@ -77,3 +77,69 @@ describe("tidemark fake snapshots", () => {
     );
   });
 });
+
+describe("a fake's own rate", () => {
+  it("is announced in its variables and read by the pipeline's settings", async () => {
+    const cwd = testTempDir("tm-fake-hints-");
+    const registry = new Registry(pipelines);
+    for (const [name, variable, key] of [
+      ["books", "TIDEMARK_GOOGLE_BOOKS_REQUESTS_PER_SECOND", "books"],
+      ["mercari", "TIDEMARK_MERCARI_REQUESTS_PER_SECOND", "mercari"],
+      ["rakuten", "TIDEMARK_RAKUTEN_REQUESTS_PER_SECOND", "rakuten"],
+    ] as const) {
+      const fake = pipelines.find((p) => p.name === name)?.fake;
+      const running = await fake!.start({
+        port: 0,
+        host: "127.0.0.1",
+        dataDir: cwd,
+        print: () => {},
+      });
+      try {
+        const rate = Number(running.env[variable]);
+        expect({ name, rate: rate > 1 }).toEqual({ name, rate: true });
+        const settings = loadConfig({
+          cwd,
+          env: running.env,
+          pipelineSettings: registry.settingsSpecs(),
+        }).settings[key] as { requestsPerSecond: number };
+        expect(settings.requestsPerSecond).toBe(rate);
+      } finally {
+        await running.close();
+      }
+    }
+  });
+
+  it("lets a run against the rakuten fake go at that rate (20 items in seconds, not 20 s)", async () => {
+    const cwd = testTempDir("tm-fake-hints-");
+    const fake = pipelines.find((p) => p.name === "rakuten")?.fake;
+    const running = await fake!.start({
+      port: 0,
+      host: "127.0.0.1",
+      dataDir: cwd,
+      print: () => {},
+    });
+    try {
+      const env = {
+        ...running.env,
+        TIDEMARK_DATA_DIR: path.join(cwd, "d"),
+        RAKUTEN_APPLICATION_ID: "00000000-0000-4000-8000-00000000fake",
+        RAKUTEN_ACCESS_KEY: "fake-access-key",
+      };
+      const codes = await fetch(`${running.env.TIDEMARK_RAKUTEN_URL}/_fake/items?limit=20`);
+      const { itemCodes } = (await codes.json()) as { itemCodes: string[] };
+      expect(itemCodes).toHaveLength(20);
+      const params = JSON.stringify({ genre_ids: [], item_codes: itemCodes });
+      const add = await runCli(["job", "add", "ri", "--type", "rakuten.item", "--params", params], {
+        cwd,
+        env,
+      });
+      expect(add.code, add.stderr).toBe(0);
+      const started = Date.now();
+      const run = await runCli(["run", "ri"], { cwd, env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -65,7 +65,8 @@ export function registerRunCommands(program: Command, session: CliSession): void
           dryRun: opts.dryRun,
           limit: opts.limit,
           signal: interrupt.signal,
-          progress: !opts.json && session.io.isTTY,
+          // A bar on a terminal, a line every few seconds otherwise.
+          progress: !opts.json,
           callerReportsOutcome: true,
         });
         if (opts.json) session.printJson(report);
@@ -89,7 +90,8 @@ export function registerRunCommands(program: Command, session: CliSession): void
         const outcomes = await runDue(runtime, {
           dryRun: opts.dryRun,
           signal: interrupt.signal,
-          progress: !opts.json && session.io.isTTY,
+          // A bar on a terminal, a line every few seconds otherwise.
+          progress: !opts.json,
         });
         if (opts.json) session.printJson(outcomes);
         else if (outcomes.length === 0) session.print("Nothing due.");

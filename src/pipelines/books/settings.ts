@@ -61,6 +61,11 @@ export interface BooksSettings {
 /** Environment variables that override `pipelines.books` keys, field by field. */
 const BOOKS_ENV: readonly EnvOverride[] = [
   { name: "TIDEMARK_GOOGLE_BOOKS_URL", path: ["base_url"], kind: "http-url" },
+  {
+    name: "TIDEMARK_GOOGLE_BOOKS_REQUESTS_PER_SECOND",
+    path: ["requests_per_second"],
+    kind: "integer",
+  },
   { name: "TIDEMARK_SMTP_HOST", path: ["smtp", "host"], kind: "string" },
   { name: "TIDEMARK_SMTP_PORT", path: ["smtp", "port"], kind: "port" },
   { name: "TIDEMARK_SMTP_SECURE", path: ["smtp", "secure"], kind: "boolean" },

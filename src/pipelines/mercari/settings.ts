@@ -56,6 +56,7 @@ export interface MercariSettings {
 /** Environment variables that override `pipelines.mercari` keys. */
 const MERCARI_ENV: readonly EnvOverride[] = [
   { name: "TIDEMARK_MERCARI_URL", path: ["base_url"], kind: "http-url" },
+  { name: "TIDEMARK_MERCARI_REQUESTS_PER_SECOND", path: ["requests_per_second"], kind: "integer" },
 ];
 
 function resolve(s: z.output<typeof mercariSettingsSchema>): MercariSettings {

@@ -99,6 +99,7 @@ export interface RakutenSettings {
 /** Environment variables that override `pipelines.rakuten` keys. */
 const RAKUTEN_ENV: readonly EnvOverride[] = [
   { name: "TIDEMARK_RAKUTEN_URL", path: ["base_url"], kind: "http-url" },
+  { name: "TIDEMARK_RAKUTEN_REQUESTS_PER_SECOND", path: ["requests_per_second"], kind: "integer" },
   { name: "TIDEMARK_EMBEDDINGS_URL", path: ["embeddings", "base_url"], kind: "http-url" },
   { name: "TIDEMARK_EMBEDDINGS_PROVIDER", path: ["embeddings", "provider"], kind: "string" },
 ];

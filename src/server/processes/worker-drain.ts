@@ -32,6 +32,8 @@ export interface DrainOptions extends WorkerOptions {
   signal?: AbortSignal;
   graceMs: number;
   pollMs?: number;
+  /** How often "draining" is logged at info with the counts so far (default 5 s). */
+  progressMs?: number;
 }
 
 /**
@@ -73,6 +75,14 @@ export async function drainQueues(runtime: Runtime, options: DrainOptions): Prom
       },
     );
     runtime.logger.info({ queues, engine: services.queue.engine }, "worker draining");
+    // Long drains are not silent: the counts so far, every few seconds while they move.
+    let reported = -1;
+    const progress = setInterval(() => {
+      if (handled + failedAttempts === reported) return;
+      reported = handled + failedAttempts;
+      runtime.logger.info({ handled, failed_attempts: failedAttempts }, "draining");
+    }, options.progressMs ?? 5_000);
+    progress.unref();
     let drained = true;
     try {
       await waitUntilDrained(services.queue, queues, {
@@ -83,6 +93,7 @@ export async function drainQueues(runtime: Runtime, options: DrainOptions): Prom
       if (!options.signal?.aborted) throw err;
       drained = false;
     }
+    clearInterval(progress);
     await services.queue.stop({ graceMs: options.graceMs });
     const dead = await deadLettersSince(services.queue, before);
     return {

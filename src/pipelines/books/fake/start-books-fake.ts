@@ -2,6 +2,9 @@ import { type FakeOptions, type RunningFake, startFakeServer } from "../../../en
 import { GoogleBooksFake } from "./google-books-fake.ts";
 import { startSmtpCapture } from "./smtp-capture.ts";
 
+/** Requests per second the fake answers without complaint (it has no rate limit). */
+const FAKE_REQUESTS_PER_SECOND = 100;
+
 /**
  * `tidemark fake books`: the fake Google Books API and an SMTP capture, standalone. Every
  * query has a seeded result count; captured mails are reported on the console.
@@ -17,6 +20,8 @@ export async function startBooksFake(options: FakeOptions): Promise<RunningFake>
       TIDEMARK_GOOGLE_BOOKS_URL: api.url,
       TIDEMARK_SMTP_HOST: smtp.host,
       TIDEMARK_SMTP_PORT: String(smtp.port),
+      // The fake's own rate: runs against it are not paced like the real API.
+      TIDEMARK_GOOGLE_BOOKS_REQUESTS_PER_SECOND: String(FAKE_REQUESTS_PER_SECOND),
     },
     hints: [
       "tidemark job describe books.run        # params and a ready example: save it as params.yaml",

@@ -21,6 +21,9 @@ export async function startMercariFakeServer(
   return { fake, server, url: server.url, close: () => server.close() };
 }
 
+/** Requests per second the fake answers without complaint (it has no rate limit). */
+const FAKE_REQUESTS_PER_SECOND = 50;
+
 /**
  * `tidemark fake mercari`: the fake Mercari API with sample keywords (others get listings on
  * first search); the catalogue moves only when told to, over its control API.
@@ -30,7 +33,11 @@ export async function startMercariFake(options: FakeOptions): Promise<RunningFak
   const { url } = started;
   options.print(`catalogue clock at ${started.fake.catalogue.now().toISOString()}`);
   return {
-    env: { TIDEMARK_MERCARI_URL: url },
+    // The fake's own rate: runs against it are not paced like the real API.
+    env: {
+      TIDEMARK_MERCARI_URL: url,
+      TIDEMARK_MERCARI_REQUESTS_PER_SECOND: String(FAKE_REQUESTS_PER_SECOND),
+    },
     hints: [
       `curl -s ${url}/_fake/state                                  # listings by status, knobs`,
       `curl -s -X POST ${url}/_fake/advance -d '{"hours":6}'       # list, reprice, sell, delete`,

@@ -62,20 +62,29 @@ export async function startRakutenFake(
   return { url: server.url, fake, server, close: () => server.close() };
 }
 
+/** The rate limit `tidemark fake rakuten` enforces per application id. */
+const FAKE_REQUESTS_PER_SECOND = 50;
+
 /**
- * `tidemark fake rakuten`: the Rakuten API fake (300 Japanese gift items, 1 request/second per
+ * `tidemark fake rakuten`: the Rakuten API fake (300 Japanese gift items, 50 requests/second per
  * application id enforced) and an OpenAI-compatible embeddings fake.
  */
 export const rakutenFake: FakeDefinition = {
   description:
     "Rakuten Ichiba API (item search, ranking, genre, tag) with a Japanese gift catalogue, and an embeddings endpoint",
   async start(options: FakeOptions): Promise<RunningFake> {
-    const api = await startRakutenFake({ port: options.port, host: options.host });
+    const api = await startRakutenFake({
+      port: options.port,
+      host: options.host,
+      knobs: { requestsPerSecond: FAKE_REQUESTS_PER_SECOND },
+    });
     const embeddings = await startEmbeddingsFake({ host: options.host });
     const sample = api.fake.catalogue.itemCodes(1)[0] ?? "";
     return {
       env: {
         TIDEMARK_RAKUTEN_URL: api.url,
+        // The fake's own rate limit, announced so runs against it use all of it.
+        TIDEMARK_RAKUTEN_REQUESTS_PER_SECOND: String(FAKE_REQUESTS_PER_SECOND),
         TIDEMARK_EMBEDDINGS_URL: embeddings.url,
         // Variables only: a new shell without them is back on the default local provider.
         TIDEMARK_EMBEDDINGS_PROVIDER: "openai-compatible",
