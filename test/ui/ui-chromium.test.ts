@@ -52,6 +52,10 @@ describe.runIf(browserAvailable)("dashboard in Chromium", () => {
     expect(jobs).toEqual(expect.arrayContaining(["consultant-books", "snapshots.acme"]));
     const succeeded = Number(await page.locator('[data-count="succeeded"]').textContent());
     expect(succeeded).toBeGreaterThan(0);
+    // The demo's scheduled jobs are disabled, and the overview says why.
+    await expect(
+      page.locator('tr[data-job="consultant-books"] [data-disabled-reason]').textContent(),
+    ).resolves.toContain("never reaches a real service");
     await shot("overview");
     // Keyboard: the first Tab reaches the skip link.
     await page.keyboard.press("Tab");

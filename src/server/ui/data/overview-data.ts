@@ -3,6 +3,7 @@ import type { JobOverview } from "../../../engine/runs/job-overview.ts";
 import { type RunRecord, RunRepo } from "../../../engine/runs/run-repo.ts";
 import { occurrenceAtOrBefore } from "../../../engine/scheduler/cron-math.ts";
 import { typed } from "../../../infra/db/open-database.ts";
+import { demoDisabledReason } from "../../../infra/demo/demo-folder.ts";
 import { runAsOfNow } from "../../routes/run-liveness.ts";
 import type { ServerServices } from "../../server-services.ts";
 import { overviewJobs } from "./dashboard-data.ts";
@@ -25,6 +26,8 @@ export interface JobHealth extends JobOverview {
   lastError: { runId: string; error: string; at: string } | null;
   /** No stored job has this name: runs started by a command (`rakuten run`, …) or a removed job. */
   adHoc: boolean;
+  /** Why a disabled job is disabled, when Tidemark disabled it (a demo's scheduled jobs). */
+  disabledReason: string | undefined;
 }
 
 /** Runs of names without a stored job are listed when one started within this many days. */
@@ -112,6 +115,9 @@ export async function jobsHealth(services: ServerServices, only?: string): Promi
         ...j,
         lastRun: recent[0] ?? null,
         adHoc: !names.has(j.job.name),
+        disabledReason: names.has(j.job.name)
+          ? demoDisabledReason(runtime.config.dataDir, j.job)
+          : undefined,
         recent,
         children: j.lastRun ? children.get(j.lastRun.runId) : undefined,
         lateSince: missedOccurrence(j, now),

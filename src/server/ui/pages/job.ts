@@ -71,7 +71,7 @@ async function jobBody(services: ServerServices, name: string, csrf: string) {
   const facts = job
     ? html`<dl class="facts card">
       <dt>Type</dt><dd>${job.type}</dd>
-      <dt>State</dt><dd>${job.enabled ? html`<span class="tone-ok">enabled</span>` : html`<span class="tone-muted">disabled</span>`}</dd>
+      <dt>State</dt><dd>${job.enabled ? html`<span class="tone-ok">enabled</span>` : html`<span class="tone-muted">disabled${health?.disabledReason ? `: ${health.disabledReason}` : ""}</span>`}</dd>
       <dt>Schedule</dt><dd>${job.schedule ? html`<code>${job.schedule}</code> (${job.timezone})${job.jitter ? ` + up to ${job.jitter} s jitter` : ""}` : "manual (no schedule)"}</dd>
       <dt>Next fires</dt><dd>${fires.length === 0 ? html`<span class="tone-muted">${job.schedule ? "none (disabled)" : "none"}</span>` : html`<ul class="plain">${fires.map((f) => html`<li>${utcTime(f)} <span class="tone-muted">(${relative(f, now)})</span></li>`)}</ul>`}</dd>
       ${health?.lateSince ? html`<dt>Late</dt><dd class="tone-bad">due ${utcTime(health.lateSince)} and not started</dd>` : ""}

@@ -34,7 +34,9 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
           ? html`<span class="tone-bad">late: due ${relative(j.lateSince, now)}</span>`
           : job.enabled
             ? html`next ${relative(j.nextOccurrenceAt, now)}`
-            : html`<span class="tone-muted">disabled</span>`
+            : j.disabledReason
+              ? html`<span class="tone-muted" data-disabled-reason>disabled: ${j.disabledReason}</span>`
+              : html`<span class="tone-muted">disabled</span>`
       }</span>`
     }</td>
     <td>${
