@@ -35,7 +35,7 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
           : job.enabled
             ? html`next ${relative(j.nextOccurrenceAt, now)}`
             : j.disabledReason
-              ? html`<span class="tone-muted" data-disabled-reason>disabled: ${j.disabledReason}</span>`
+              ? html`<span class="tone-muted" title="${j.disabledReason}">disabled (demo)</span>`
               : html`<span class="tone-muted">disabled</span>`
       }</span>`
     }</td>
@@ -52,6 +52,14 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
     }</td>
     <td>${j.adHoc ? "" : jobActions(job, csrf, "/ui")}</td>
   </tr>`;
+}
+
+/** One line saying why the jobs marked "(demo)" are disabled. */
+function demoNote(jobs: readonly JobHealth[]): Html | string {
+  const reason = jobs.find((j) => j.disabledReason)?.disabledReason;
+  return reason
+    ? html`<p class="tone-muted" data-disabled-reason>(demo) = ${reason}. Point a pipeline at its fake before enabling its job.</p>`
+    : "";
 }
 
 /** Runs of a window by status, each count linked to those runs. */
@@ -101,6 +109,7 @@ export async function overviewFragment(services: ServerServices, csrf: string): 
       <div class="counters"><h2>Queue</h2>${queueLine(queues)}</div>
     </div>
     <h2>Jobs</h2>
+    ${demoNote(jobs)}
     ${
       jobs.length === 0
         ? html`<p class="card">No jobs yet: add one with <code>npx tidemark job add</code>, or run <code>npx tidemark demo</code>.</p>`
