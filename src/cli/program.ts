@@ -7,6 +7,7 @@ import { registerFakeCommand } from "./commands/fake-command.ts";
 import { registerHashCommand } from "./commands/hash-command.ts";
 import { registerInitCommand } from "./commands/init-command.ts";
 import { registerJobCommands } from "./commands/job-commands.ts";
+import { registerNewCommands } from "./commands/new-pipeline-command.ts";
 import { registerQueueCommands } from "./commands/queue-commands.ts";
 import { registerRunCommands } from "./commands/run-commands.ts";
 import { registerRunsCommands } from "./commands/runs-commands.ts";
@@ -97,6 +98,7 @@ export function buildProgram(
   registerDemoCommand(program, session);
   registerFakeCommand(program, session);
   registerServeCommands(program, session);
+  registerNewCommands(program, session);
 
   const services: CliServices = {
     runtime: () => session.runtime(),
