@@ -18,8 +18,9 @@ describeEachDialect("mercari product deleted while queued", (h) => {
       { name: "Switch", keyword: "Nintendo Switch", enabled: true },
       isoTimestamp(new Date()),
     );
-    const checks = (await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id)).products[0]
-      ?.sold_out_checks.enqueued;
+    const crawled = (await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id)).products[0];
+    const checks =
+      (crawled?.sold_out_checks.enqueued ?? 0) + (crawled?.seller_checks.enqueued ?? 0);
     await enqueueCrawlMessages(w.queue, [{ type: "listCrawl", productId: p.id }]);
     await w.products.remove(p.id);
     const report = await w.drain({ tick: () => clock.advance(10 * 60_000) });

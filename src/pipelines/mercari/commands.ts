@@ -3,6 +3,10 @@ import type { CommandOptionSpec, CommandSpec } from "../../engine/define.ts";
 const json: CommandOptionSpec = { flags: "--json", description: "print as JSON" };
 const settingOptions: CommandOptionSpec[] = [
   { flags: "--category-id <id>", description: "Mercari category id" },
+  {
+    flags: "--exclude-keyword <words>",
+    description: "words Mercari's search leaves out (accessories, junk; `none` clears it)",
+  },
   { flags: "--min-price <yen>", description: "lowest price (inclusive)" },
   { flags: "--max-price <yen>", description: "highest price (inclusive)" },
 ];
@@ -80,7 +84,8 @@ export const mercariCommands: readonly CommandSpec[] = [
   },
   {
     path: ["mercari", "product", "update"],
-    description: "change a product's name or setting (`none` clears a price or category)",
+    description:
+      "change a product's name or setting (`none` clears a price, category or exclude keyword)",
     args: [{ name: "id" }],
     options: [
       { flags: "--name <name>", description: "product name" },

@@ -30,7 +30,12 @@ function sharedClient(src: DepsSource, settings: MercariSettings): MercariClient
   const key = JSON.stringify(settings);
   const cached = clients.get(src.db);
   if (cached?.key === key) return cached.client;
-  const client = createMercariClient({ settings, logger: src.logger, db: src.db });
+  const client = createMercariClient({
+    settings,
+    logger: src.logger,
+    db: src.db,
+    clock: src.clock,
+  });
   clients.set(src.db, { key, client });
   return client;
 }

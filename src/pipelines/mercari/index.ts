@@ -34,7 +34,10 @@ export const mercariPipeline = definePipeline({
   jobTypes: [mercariCrawlJobType],
   settings: mercariSettings,
   queueHandlers: [crawlQueueHandler],
-  migrations: async () => ({ "0001-mercari": await import("./migrations/0001-mercari.ts") }),
+  migrations: async () => ({
+    "0001-mercari": await import("./migrations/0001-mercari.ts"),
+    "0002-found-setting": await import("./migrations/0002-found-setting.ts"),
+  }),
   commandGroups: [
     {
       path: ["mercari"],

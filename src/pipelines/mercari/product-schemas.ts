@@ -6,7 +6,13 @@ const keyword = z
   .trim()
   .min(1, "must not be blank")
   .max(200)
-  .describe("search keyword; every word must appear in a listing's name");
+  .describe("search keyword; a listing matches when Mercari's search for it returns the listing");
+const excludeKeyword = z
+  .string()
+  .trim()
+  .max(200)
+  .transform((v) => (v === "" ? null : v))
+  .describe("words Mercari's search leaves out (accessories, junk); blank for none");
 
 /** Refuses a price range whose min_price is above its max_price (names max_price). */
 export function checkRange(
@@ -28,6 +34,7 @@ export const productCreateInput = z
     name: z.string().trim().min(1, "must not be blank").max(200).describe("product name"),
     keyword,
     category_id: z.number().int().positive().nullable().optional().describe("Mercari category id"),
+    exclude_keyword: excludeKeyword.nullable().optional(),
     min_price: price.nullable().optional().describe("lowest price in yen (inclusive)"),
     max_price: price.nullable().optional().describe("highest price in yen (inclusive)"),
     enabled: z.boolean().default(true).describe("crawled by mercari.crawl jobs"),
@@ -43,6 +50,7 @@ export const productUpdateInput = z
     name: z.string().trim().min(1, "must not be blank").max(200).optional(),
     keyword: keyword.optional(),
     category_id: z.number().int().positive().nullable().optional(),
+    exclude_keyword: excludeKeyword.nullable().optional(),
     min_price: price.nullable().optional(),
     max_price: price.nullable().optional(),
     enabled: z.boolean().optional(),
@@ -58,6 +66,7 @@ export const productView = z.object({
   name: z.string(),
   keyword: z.string(),
   category_id: z.number().int().nullable(),
+  exclude_keyword: z.string().nullable(),
   min_price: z.number().int().nullable(),
   max_price: z.number().int().nullable(),
   enabled: z.boolean(),

@@ -27,6 +27,8 @@ export interface CrawlSettingRow {
   category_id: number | null;
   min_price: number | null;
   max_price: number | null;
+  /** Words Mercari's search leaves out (`excludeKeyword`); null for none. */
+  exclude_keyword: string | null;
   /** 1 enabled, 0 disabled. */
   enabled: Generated<number>;
   created_at: Generated<string>;
@@ -50,7 +52,10 @@ export interface CrawlResultRow {
   image_url: string;
   selling_status: number;
   seller_type: number;
+  /** The user's or shop's id; null until known (a Shops hit's shop is named by its detail page). */
   seller_id: string | null;
+  /** Fingerprint of the setting the search that found the row ran with (see list/match.ts). */
+  setting_fingerprint: string | null;
   /** Approximated from the item's `updated` time by a detail crawl; null until then. */
   sold_out_at: string | null;
   created_at: Generated<string>;

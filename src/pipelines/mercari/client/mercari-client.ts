@@ -52,6 +52,8 @@ export interface MercariClientOptions {
   retry?: RetryPolicyOptions;
   fetch?: typeof fetch;
   onRequest?: (event: HttpRequestEvent) => void;
+  /** What "now" is when a Shops time sale's window is checked (default: the wall clock). */
+  clock?: { now(): Date };
 }
 
 const SEARCH_PATH = "/v2/entities:search";
@@ -274,7 +276,8 @@ export function createMercariClient(options: MercariClientOptions): MercariClien
       const target = `${SHOPS_PATH}${encodeURIComponent(id)}?view=FULL&imageType=JPEG`;
       const response = await send(target, { method: "GET", signal });
       if (isNotFound(response)) return "not_found";
-      return normalizeShopsProduct(id, parse(target, response, shopsProductSchema));
+      const raw = parse(target, response, shopsProductSchema);
+      return normalizeShopsProduct(id, raw, options.clock?.now() ?? new Date());
     },
 
     getDetail(id: string, signal?: AbortSignal): Promise<ItemDetail | "not_found"> {

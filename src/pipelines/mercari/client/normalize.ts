@@ -1,4 +1,9 @@
-import type { ItemDetailRaw, SearchItemRaw, ShopsProductRaw } from "./schemas.ts";
+import {
+  type ItemDetailRaw,
+  NO_PRICE_PLACEHOLDER,
+  type SearchItemRaw,
+  type ShopsProductRaw,
+} from "./schemas.ts";
 import { itemPageUrl, type MercariItem, type MercariItemStatus } from "./types.ts";
 
 /** Maps `ITEM_STATUS_ON_SALE` or `on_sale` (and the other two) to our status; null otherwise. */
@@ -17,6 +22,25 @@ function isoOf(text: string): string {
   return new Date(Date.parse(text)).toISOString();
 }
 
+/**
+ * The price a listing shows, or null when it shows none: a no-price flag, or Mercari's
+ * placeholder price. A placeholder is never a price observation.
+ */
+export function shownPrice(price: number, ...noPriceFlags: Array<boolean | null | undefined>) {
+  if (noPriceFlags.some((f) => f === true) || price === NO_PRICE_PLACEHOLDER) return null;
+  return Math.round(price);
+}
+
+/**
+ * A seller or shop id, or null: Mercari sends `"0"` (and "") where it names no seller (every
+ * Shops hit in search), which is no id — taken as one, every shop would merge into one seller.
+ */
+export function sellerIdOf(raw: string | number | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const id = String(raw).trim();
+  return id === "" || id === "0" ? null : id;
+}
+
 /** A search hit → MercariItem; null for a status we do not track (stopped, cancelled). */
 export function normalizeSearchItem(raw: SearchItemRaw): MercariItem | null {
   const status = normalizeStatus(raw.status);
@@ -26,10 +50,12 @@ export function normalizeSearchItem(raw: SearchItemRaw): MercariItem | null {
   return {
     id: raw.id,
     name: raw.name,
-    price: Math.round(raw.price),
+    price: shownPrice(raw.price, raw.isNoPrice),
     status,
     sellerType: isShop ? "shop" : "user",
-    sellerId: (isShop ? raw.shop?.id : undefined) ?? raw.sellerId ?? null,
+    // A Shops hit names its shop only in a `shop` object, which search usually leaves out; its
+    // `sellerId` is "0" then. The detail crawl fills the shop in.
+    sellerId: isShop ? sellerIdOf(raw.shop?.id) : sellerIdOf(raw.sellerId),
     thumbnailUrl: raw.thumbnails?.[0] ?? raw.photos?.[0]?.uri ?? "",
     url: itemPageUrl(raw.id),
     created: unixToIso(raw.created),
@@ -45,10 +71,10 @@ export function normalizeItemDetail(raw: ItemDetailRaw): MercariItem | null {
   return {
     id: raw.id,
     name: raw.name,
-    price: Math.round(raw.price),
+    price: shownPrice(raw.price, raw.is_no_price, raw.isNoPrice),
     status,
     sellerType: "user",
-    sellerId: raw.seller ? String(raw.seller.id) : null,
+    sellerId: sellerIdOf(raw.seller?.id),
     thumbnailUrl: raw.thumbnails?.[0] ?? raw.photos?.[0] ?? "",
     url: itemPageUrl(raw.id),
     created: unixToIso(raw.created),
@@ -57,16 +83,34 @@ export function normalizeItemDetail(raw: ItemDetailRaw): MercariItem | null {
   };
 }
 
+/**
+ * The price a buyer pays for a Shops product now: a running time sale's price (its start and
+ * end, when given, around `now`), otherwise the list price.
+ */
+export function shopsPriceNow(raw: ShopsProductRaw, now: Date): number {
+  const sale = raw.timeSaleDetails;
+  if (!sale) return raw.price;
+  const t = now.getTime();
+  if (sale.startTime && Date.parse(sale.startTime) > t) return raw.price;
+  if (sale.endTime && Date.parse(sale.endTime) <= t) return raw.price;
+  return sale.price;
+}
+
 /** A Shops product → MercariItem: tagged `sold_out` means sold, otherwise on sale. */
-export function normalizeShopsProduct(id: string, raw: ShopsProductRaw): MercariItem {
+export function normalizeShopsProduct(
+  id: string,
+  raw: ShopsProductRaw,
+  now: Date = new Date(),
+): MercariItem {
   const sold = (raw.productTags ?? []).includes("sold_out");
+  const shop = raw.productDetail?.shop;
   return {
     id,
     name: raw.displayName,
-    price: Math.round(raw.price),
+    price: shownPrice(shopsPriceNow(raw, now), raw.isNoPrice),
     status: sold ? "sold_out" : "on_sale",
     sellerType: "shop",
-    sellerId: raw.productDetail?.shop?.name ?? null,
+    sellerId: sellerIdOf(shop?.id) ?? sellerIdOf(shop?.name),
     thumbnailUrl: raw.thumbnail ?? raw.productDetail?.photos?.[0] ?? "",
     url: itemPageUrl(id),
     created: isoOf(raw.createTime),

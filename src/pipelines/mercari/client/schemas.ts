@@ -14,6 +14,15 @@ const yen = numeric.refine((n) => Number.isInteger(n) && n >= 0 && n <= MAX_PRIC
   message: `expected whole yen from 0 to ${MAX_PRICE}`,
 });
 
+/**
+ * Mercari's placeholder for "no price" (`"price": "9999999"` with `"isNoPrice": true`; sellers
+ * also use it for "not for sale"). Never a price observation: see docs/pipelines/mercari.md.
+ */
+export const NO_PRICE_PLACEHOLDER = 9_999_999;
+
+/** A no-price flag as Mercari spells it in search hits (`isNoPrice`) or detail (`is_no_price`). */
+const flag = z.boolean().nullable().optional();
+
 /** Unix seconds a Date can hold (a wild value would make toISOString throw later). */
 const unixSeconds = numeric.refine((n) => Number.isFinite(new Date(n * 1000).getTime()), {
   message: "expected unix seconds",
@@ -31,6 +40,8 @@ export const searchItemSchema = z.looseObject({
   status: z.string(),
   name: z.string(),
   price: yen,
+  /** true: `price` is the placeholder, the listing shows no price. */
+  isNoPrice: flag,
   /** Unix seconds, as a string. */
   created: unixSeconds,
   updated: unixSeconds,
@@ -39,7 +50,10 @@ export const searchItemSchema = z.looseObject({
   shopName: z.string().optional(),
   categoryId: numeric.optional(),
   photos: z.array(z.looseObject({ uri: z.string() })).optional(),
-  shop: z.looseObject({ id: z.string().optional() }).nullable().optional(),
+  shop: z
+    .looseObject({ id: z.string().optional(), name: z.string().optional() })
+    .nullable()
+    .optional(),
 });
 
 /**
@@ -60,6 +74,8 @@ export const itemDetailDataSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
   price: yen,
+  is_no_price: flag,
+  isNoPrice: flag,
   status: z.string(),
   /** Unix seconds. */
   created: unixSeconds,
@@ -83,13 +99,26 @@ export const shopsProductSchema = z.looseObject({
   displayName: z.string(),
   productTags: z.array(z.string()).nullable().optional(),
   price: yen,
+  isNoPrice: flag,
+  /** A time sale: `price` is what a buyer pays while it runs (between its start and end). */
+  timeSaleDetails: z
+    .looseObject({
+      price: yen,
+      startTime: isoTime.nullable().optional(),
+      endTime: isoTime.nullable().optional(),
+    })
+    .nullable()
+    .optional(),
   thumbnail: z.string().optional(),
   /** ISO-8601: refused otherwise, as the sold date is read from updateTime and compared as text. */
   createTime: isoTime,
   updateTime: isoTime,
   productDetail: z
     .looseObject({
-      shop: z.looseObject({ name: z.string().optional() }).optional(),
+      shop: z
+        .looseObject({ id: z.string().optional(), name: z.string().optional() })
+        .nullable()
+        .optional(),
       photos: z.array(z.string()).optional(),
       categories: z.array(z.looseObject({ categoryId: numeric.optional() })).optional(),
     })

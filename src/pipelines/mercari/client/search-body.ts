@@ -20,7 +20,7 @@ export function buildSearchBody(
     indexRouting: "INDEX_ROUTING_UNSPECIFIED",
     searchCondition: {
       keyword: query.keyword,
-      excludeKeyword: "",
+      excludeKeyword: query.excludeKeyword ?? "",
       sort: "SORT_CREATED_TIME",
       order: "ORDER_DESC",
       status: (query.status ?? []).map((s) => STATUS_NAMES[s]),

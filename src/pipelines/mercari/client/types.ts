@@ -11,8 +11,11 @@ export interface MercariItem {
   /** `m` + digits for a regular item, 22 alphanumerics for a Shops product. */
   id: string;
   name: string;
-  /** Yen, an integer. */
-  price: number;
+  /**
+   * Yen, an integer; null when the listing shows no price (Mercari's `isNoPrice` placeholder),
+   * which is never a price observation.
+   */
+  price: number | null;
   status: MercariItemStatus;
   sellerType: MercariSellerType;
   /** The seller's user id or the shop's id; null when the response names neither. */
@@ -38,6 +41,8 @@ export type ItemDetail = MercariItem;
 /** One search page request. Results are always newest first (SORT_CREATED_TIME, ORDER_DESC). */
 export interface SearchQuery {
   keyword: string;
+  /** Words Mercari leaves out of the results (`excludeKeyword`); null or "" for none. */
+  excludeKeyword?: string | null;
   categoryId?: number | null;
   priceMin?: number | null;
   priceMax?: number | null;
@@ -54,7 +59,10 @@ export interface SearchPage {
   items: SearchItem[];
   /** null on the last page (Mercari answers ""). Never infer the end from a short page. */
   nextPageToken: string | null;
-  /** Mercari's `meta.numFound`, when given. */
+  /**
+   * Mercari's `meta.numFound`, when given: an **estimate** (often above what the pages hold);
+   * never a page count, a stop condition or a summary figure of its own.
+   */
   numFound: number | null;
 }
 

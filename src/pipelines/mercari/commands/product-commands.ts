@@ -25,6 +25,7 @@ async function repo(services: CliServices): Promise<{ repo: ProductRepo; now: st
 function settingFields(o: CommandInput["options"]) {
   return {
     category_id: parseClearable(o.categoryId, "--category-id", parseId),
+    exclude_keyword: o.excludeKeyword === "none" ? null : (o.excludeKeyword as unknown),
     min_price: parseClearable(o.minPrice, "--min-price", parseCount),
     max_price: parseClearable(o.maxPrice, "--max-price", parseCount),
   };
@@ -35,6 +36,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   name: "--name",
   keyword: "--keyword",
   category_id: "--category-id",
+  exclude_keyword: "--exclude-keyword",
   min_price: "--min-price",
   max_price: "--max-price",
 };

@@ -6,15 +6,16 @@ import { CrawlResultRepo } from "../repos/crawl-result-repo.ts";
 import { SELLING_STATUS } from "../tables.ts";
 
 /** What a detail check did to its row. */
-export type DetailOutcome = "row_gone" | "deleted" | "on_sale" | "sold";
+export type DetailOutcome = "row_gone" | "deleted" | "no_price" | "on_sale" | "sold";
 
 /**
  * The syncDetail message, in two halves: reads the listing's detail page (a regular item or a
  * Mercari Shops product, chosen by its id) and returns the write that brings its row in line, so
- * a queue worker can start its next fetch while the write commits (`ctx.defer`). Gone (404 /
- * RecordNotFound) → the row is deleted; on sale → price, name and status synced; sold or trading
+ * a queue worker can start its next fetch while the write commits (`ctx.defer`). Gone (Mercari's not-found answer:
+ * RecordNotFoundException) → the row is deleted; on sale → price, name and status synced; sold or trading
  * → status sold and `sold_out_at` set from the item's `updated` time (an approximation: see the
- * API docs). Idempotent, so a redelivered message does no harm. A block throws (the message is
+ * API docs); a listing that shows no price (a placeholder) → the row is deleted, as it holds no
+ * price observation any more; the seller is filled in when the page names it. Idempotent, so a redelivered message does no harm. A block throws (the message is
  * retried).
  */
 export async function readDetail(
@@ -46,12 +47,18 @@ export async function readDetail(
   if (detail === "not_found") {
     return async () => ((await repo.deleteIds([row.id])) > 0 ? "deleted" : "row_gone");
   }
+  if (detail.price === null) {
+    // The listing shows no price (a placeholder): no price observation is left in its row.
+    return async () => ((await repo.deleteIds([row.id])) > 0 ? "no_price" : "row_gone");
+  }
   const sold = detail.status !== "on_sale";
   const changes = {
     name: detail.name,
     price: detail.price,
     selling_status: sold ? SELLING_STATUS.sold : SELLING_STATUS.onSale,
     ...(sold ? { sold_out_at: detail.updated } : {}),
+    // The seller as the detail page names it (a Shops hit's shop is known only here).
+    ...(detail.sellerId !== null ? { seller_id: detail.sellerId } : {}),
   };
   return async () => {
     const written = await repo.applyDetail(row.id, changes, now);

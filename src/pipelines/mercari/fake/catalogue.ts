@@ -1,4 +1,11 @@
 import {
+  type ActivityRates,
+  type AdvanceReport,
+  type CatalogueOptions,
+  type CatalogueQuery,
+  DEFAULT_RATES,
+} from "./catalogue-types.ts";
+import {
   type FakeListing,
   type FakeStatus,
   type GroupParams,
@@ -10,68 +17,15 @@ import {
   roundPrice,
 } from "./listing.ts";
 import { hash32, type Rng, seededRng } from "./rng.ts";
+import { SAMPLE_GROUPS } from "./sample-groups.ts";
 
-/** Hourly rates of the catalogue's movement (per group or per listing, as named). */
-export interface ActivityRates {
-  /** New listings per group per hour, as a share of the group's initial size (default 0.01). */
-  listingShare: number;
-  /** Chance per on-sale listing per hour that it sells (goes to trading; default 0.02). */
-  sell: number;
-  /** Chance per on-sale listing per hour of a price change (default 0.03). */
-  reprice: number;
-  /** Chance per on-sale listing per hour that it is deleted (default 0.005). */
-  delete: number;
-  /** Chance per trading listing per hour that the deal completes (sold_out; default 0.3). */
-  complete: number;
-}
-
-/** What one advance did. */
-export interface AdvanceReport {
-  listed: number;
-  repriced: number;
-  sold: number;
-  completed: number;
-  deleted: number;
-}
-
-/** Search conditions, as the fake reads them from the request body. */
-export interface CatalogueQuery {
-  keyword: string;
-  statuses: readonly FakeStatus[];
-  categoryIds: readonly number[];
-  /** 0 = no bound. */
-  priceMin: number;
-  priceMax: number;
-  sort: "SORT_CREATED_TIME" | "SORT_PRICE" | "SORT_SCORE" | "SORT_NUM_LIKES";
-  order: "ORDER_DESC" | "ORDER_ASC";
-}
-
-/** Construction options of the catalogue. */
-export interface CatalogueOptions {
-  seed?: number;
-  /** The catalogue's clock starts here (default: the current hour). */
-  start?: Date | string;
-  /** Groups created up front (default: a few sample keywords). */
-  groups?: readonly GroupSpec[];
-  /** A search for an unknown keyword creates a group of 40–400 listings for it (default true). */
-  autoGroups?: boolean;
-  rates?: Partial<ActivityRates>;
-}
-
-const DEFAULT_RATES: ActivityRates = {
-  listingShare: 0.01,
-  sell: 0.02,
-  reprice: 0.03,
-  delete: 0.005,
-  complete: 0.3,
-};
-
-/** Sample groups served by `tidemark fake mercari` and the demo. */
-export const SAMPLE_GROUPS: readonly GroupSpec[] = [
-  { keyword: "Nintendo Switch", count: 300, categoryId: 701, priceMin: 15_000, priceMax: 38_000 },
-  { keyword: "ポケモンカード", count: 200, categoryId: 1289, priceMin: 300, priceMax: 8000 },
-  { keyword: "iPhone 13", count: 250, categoryId: 7, priceMin: 30_000, priceMax: 90_000 },
-];
+export type {
+  ActivityRates,
+  AdvanceReport,
+  CatalogueOptions,
+  CatalogueQuery,
+} from "./catalogue-types.ts";
+export { BRAND_NAMES, SAMPLE_GROUPS } from "./sample-groups.ts";
 
 const DAY_S = 86_400;
 
@@ -145,7 +99,9 @@ export class Catalogue {
    */
   list(
     keyword: string,
-    fields: Partial<Pick<FakeListing, "name" | "price" | "shop" | "categoryId">> = {},
+    fields: Partial<
+      Pick<FakeListing, "name" | "price" | "shop" | "categoryId" | "noPrice" | "timeSalePrice">
+    > = {},
   ): FakeListing {
     const group = this.#group(keyword);
     const shopShare = fields.shop === undefined ? group.params.shopShare : fields.shop ? 1 : 0;
@@ -155,8 +111,13 @@ export class Catalogue {
       name: fields.name ?? listing.name,
       price: fields.price ?? listing.price,
       categoryId: fields.categoryId ?? listing.categoryId,
+      // A listing made by hand shows its price unless told otherwise.
+      noPrice: fields.noPrice ?? false,
+      timeSalePrice: fields.timeSalePrice,
     });
-    listing.searchText = normalizeText(`${listing.name}\n${listing.description}`);
+    listing.searchText = normalizeText(
+      `${listing.name}\n${listing.description}\n${group.params.keyword}`,
+    );
     this.#put(listing);
     this.#touch();
     return listing;
@@ -187,6 +148,22 @@ export class Catalogue {
   setPrice(id: string, price: number): void {
     const l = this.#must(id);
     l.price = price;
+    l.updated = this.#nowS();
+    this.#touch();
+  }
+
+  /** Takes a listing's price away (it shows the placeholder) or gives it back. */
+  setNoPrice(id: string, noPrice = true): void {
+    const l = this.#must(id);
+    l.noPrice = noPrice;
+    l.updated = this.#nowS();
+    this.#touch();
+  }
+
+  /** Renames a listing, as its seller may (the search still finds it). */
+  rename(id: string, name: string): void {
+    const l = this.#must(id);
+    l.name = name;
     l.updated = this.#nowS();
     this.#touch();
   }
@@ -289,15 +266,18 @@ export class Catalogue {
 
   #filter(q: CatalogueQuery): FakeListing[] {
     const tokens = keywordTokens(q.keyword);
+    const excluded = keywordTokens(q.excludeKeyword ?? "");
     const statuses = new Set(q.statuses);
     const cats = new Set(q.categoryIds);
     const list = [...this.#byId.values()].filter(
       (l) =>
         tokens.every((t) => l.searchText.includes(t)) &&
+        !excluded.some((t) => normalizeText(l.name).includes(t)) &&
         (statuses.size === 0 || statuses.has(l.status)) &&
         (cats.size === 0 || cats.has(l.categoryId)) &&
-        (q.priceMin <= 0 || l.price >= q.priceMin) &&
-        (q.priceMax <= 0 || l.price <= q.priceMax),
+        // A listing without a price is in no price range.
+        (q.priceMin <= 0 || (!l.noPrice && l.price >= q.priceMin)) &&
+        (q.priceMax <= 0 || (!l.noPrice && l.price <= q.priceMax)),
     );
     const dir = q.order === "ORDER_ASC" ? 1 : -1;
     const field = q.sort === "SORT_PRICE" ? "price" : "created";

@@ -40,6 +40,8 @@ const listSchema = z.strictObject({
 
 const changeSchema = z.strictObject({
   price: z.number().int().min(1).optional(),
+  noPrice: z.boolean().optional(),
+  name: z.string().min(1).optional(),
   status: z.enum(["trading", "sold_out"]).optional(),
 });
 
@@ -122,6 +124,8 @@ export async function handleControl(fake: MercariFake, request: Request, url: UR
     if (listing && method === "POST") {
       const b = await bodyOf(request, changeSchema);
       if (b.price !== undefined) cat.setPrice(listing.id, b.price);
+      if (b.noPrice !== undefined) cat.setNoPrice(listing.id, b.noPrice);
+      if (b.name !== undefined) cat.rename(listing.id, b.name);
       if (b.status !== undefined) cat.sell(listing.id, b.status);
       return reply(view(listing));
     }

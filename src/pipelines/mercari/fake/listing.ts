@@ -12,6 +12,10 @@ export interface FakeListing {
   price: number;
   status: FakeStatus;
   shop: boolean;
+  /** Shows no price: search answers Mercari's placeholder (`"9999999"`, `isNoPrice: true`). */
+  noPrice: boolean;
+  /** A Shops product's running time-sale price (below `price`), when it has one. */
+  timeSalePrice?: number;
   sellerId: string;
   categoryId: number;
   /** Unix seconds. */
@@ -37,6 +41,15 @@ export interface GroupSpec {
   soldShare?: number;
   /** Share whose name lacks the keyword (found through the description; default 0.03). */
   descriptionOnlyShare?: number;
+  /**
+   * How sellers spell the brand in names (katakana, romaji, diacritics, sub-brands); Mercari's
+   * brand dictionary finds them all for the keyword. Default: the keyword itself.
+   */
+  names?: readonly string[];
+  /** Share of listings showing no price (default 0.02). */
+  noPriceShare?: number;
+  /** Share of Shops products on a time sale (default 0.3). */
+  timeSaleShare?: number;
 }
 
 /** Keyword text as the fake (and Mercari) compares it: NFKC, lower case. */
@@ -75,6 +88,9 @@ export interface GroupParams {
   shopShare: number;
   soldShare: number;
   descriptionOnlyShare: number;
+  names: readonly string[];
+  noPriceShare: number;
+  timeSaleShare: number;
 }
 
 /** Fills a spec's defaults. */
@@ -88,7 +104,18 @@ export function groupParams(spec: GroupSpec): GroupParams {
     shopShare: spec.shopShare ?? 0.15,
     soldShare: spec.soldShare ?? 0.4,
     descriptionOnlyShare: spec.descriptionOnlyShare ?? 0.03,
+    names: spec.names && spec.names.length > 0 ? spec.names : [spec.keyword],
+    noPriceShare: spec.noPriceShare ?? 0.02,
+    timeSaleShare: spec.timeSaleShare ?? 0.3,
   };
+}
+
+/** Mercari's placeholder price of a listing that shows none. */
+export const NO_PRICE = 9_999_999;
+
+/** The price search shows and filters on: the placeholder for a listing without one. */
+export function shownPrice(l: Pick<FakeListing, "noPrice" | "price">): number {
+  return l.noPrice ? NO_PRICE : l.price;
 }
 
 /** Rounds a price to 10 yen, at least 300 (Mercari's minimum). */
@@ -109,20 +136,26 @@ export function makeListing(
   const extra = rng.pick(EXTRAS);
   const name = descriptionOnly
     ? `${rng.pick(OTHER_NAMES)} ${rng.pick(VARIANTS)}`
-    : `${g.keyword} ${rng.pick(VARIANTS)}${extra ? ` ${extra}` : ""}`;
+    : `${rng.pick([...g.names])} ${rng.pick(VARIANTS)}${extra ? ` ${extra}` : ""}`;
   const description = `${g.keyword} の出品です。`;
+  const price = roundPrice(rng.int(g.priceMin, g.priceMax));
+  const timeSale = shop && rng.chance(g.timeSaleShare);
   return {
     id,
     name,
     description,
-    price: roundPrice(rng.int(g.priceMin, g.priceMax)),
+    price,
     status: "on_sale",
     shop,
+    noPrice: rng.chance(g.noPriceShare),
+    ...(timeSale ? { timeSalePrice: roundPrice(price * 0.95) } : {}),
     sellerId: shop ? `shop${id.slice(0, 8)}` : String(rng.int(100_000_000, 999_999_999)),
     categoryId: g.categoryId,
     created,
     updated: created,
-    searchText: normalizeText(`${name}\n${description}`),
+    // The group's keyword stands in for Mercari's brand dictionary: the search finds every
+    // spelling of the brand, whatever the name says.
+    searchText: normalizeText(`${name}\n${description}\n${g.keyword}`),
     group: normalizeText(g.keyword),
   };
 }

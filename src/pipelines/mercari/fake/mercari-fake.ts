@@ -25,7 +25,10 @@ export interface MercariFakeKnobs {
   malformedRate: number;
   /** false: accept requests without checking their DPoP proof. */
   verifyDpop: boolean;
-  /** Every third search page (from the second) comes back 7 items short, more still following. */
+  /**
+   * Every third search page (from the second) comes back 7 items short, more still following
+   * (on by default: Mercari's pages before the last can be short).
+   */
   shortPages: boolean;
   /** Every item and Shops product request answers 404 `{"message":"error"}` (a gateway, not Mercari). */
   gateway404: boolean;
@@ -95,7 +98,7 @@ export class MercariFake {
       rateLimitRate: 0,
       malformedRate: 0,
       verifyDpop: true,
-      shortPages: false,
+      shortPages: true,
       gateway404: false,
       repeatPageToken: false,
       ...options.knobs,
@@ -177,7 +180,7 @@ export class MercariFake {
       this.#countDetail(id);
       const listing = this.catalogue.get(id);
       if (!listing?.shop) return this.#notFound();
-      return json(shopsProductJson(listing));
+      return json(shopsProductJson(listing, this.catalogue.now()));
     }
     return json({ code: 5, message: `no route ${request.method} ${url.pathname}` }, 404);
   }

@@ -1,4 +1,4 @@
-import type { FakeListing } from "./listing.ts";
+import { type FakeListing, shownPrice } from "./listing.ts";
 
 const STATUS_UPPER = {
   on_sale: "ITEM_STATUS_ON_SALE",
@@ -11,15 +11,19 @@ export function thumbnailOf(l: FakeListing): string {
   return `https://static.mercdn.net/thumb/item/webp/${l.id}_1.jpg?${l.updated}`;
 }
 
-/** A search hit as `POST /v2/entities:search` returns it. */
+/**
+ * A search hit as `POST /v2/entities:search` returns it. As in Mercari's recorded answers, a
+ * Shops hit names no shop (`sellerId` "0", empty `shopName`, no `shop` object), and a listing
+ * without a price carries the placeholder with `isNoPrice`.
+ */
 export function searchItemJson(l: FakeListing): Record<string, unknown> {
   return {
     id: l.id,
-    sellerId: l.sellerId,
+    sellerId: l.shop ? "0" : l.sellerId,
     buyerId: l.status === "on_sale" ? "" : "123456789",
     status: STATUS_UPPER[l.status],
     name: l.name,
-    price: String(l.price),
+    price: String(shownPrice(l)),
     created: String(l.created),
     updated: String(l.updated),
     thumbnails: [thumbnailOf(l)],
@@ -29,16 +33,15 @@ export function searchItemJson(l: FakeListing): Record<string, unknown> {
     itemSizes: [],
     itemBrand: null,
     itemPromotions: [],
-    shopName: l.shop ? `Shop ${l.sellerId}` : "",
+    shopName: "",
     itemSize: null,
     shippingMethodId: "14",
     categoryId: String(l.categoryId),
-    isNoPrice: false,
+    isNoPrice: l.noPrice,
     title: "",
     isLiked: false,
     photos: [{ uri: thumbnailOf(l) }],
     auction: null,
-    shop: l.shop ? { id: l.sellerId } : null,
   };
 }
 
@@ -52,7 +55,7 @@ export function itemDetailJson(l: FakeListing): Record<string, unknown> {
       seller: { id: Number(l.sellerId) || 0, name: `seller ${l.sellerId}`, num_sell_items: 12 },
       status: l.status,
       name: l.name,
-      price: l.price,
+      price: shownPrice(l),
       description: l.description,
       photos: [thumbnailOf(l)],
       thumbnails: [thumbnailOf(l)],
@@ -83,19 +86,31 @@ export function itemDetailJson(l: FakeListing): Record<string, unknown> {
 }
 
 /** The Mercari Shops product endpoint's answer. */
-export function shopsProductJson(l: FakeListing): Record<string, unknown> {
+export function shopsProductJson(l: FakeListing, now: Date): Record<string, unknown> {
   const iso = (s: number): string => new Date(s * 1000).toISOString();
+  const day = 86_400_000;
   return {
     name: l.id,
     displayName: l.name,
     productTags: l.status === "on_sale" ? [] : ["sold_out"],
     thumbnail: thumbnailOf(l),
     attributes: [],
-    price: String(l.price),
+    price: String(shownPrice(l)),
+    isNoPrice: l.noPrice,
+    // A running time sale: the buyer pays its price, below the list price.
+    ...(l.timeSalePrice !== undefined && !l.noPrice
+      ? {
+          timeSaleDetails: {
+            price: String(l.timeSalePrice),
+            startTime: new Date(now.getTime() - day).toISOString(),
+            endTime: new Date(now.getTime() + 7 * day).toISOString(),
+          },
+        }
+      : {}),
     createTime: iso(l.created),
     updateTime: iso(l.updated),
     productDetail: {
-      shop: { name: l.sellerId, displayName: `Shop ${l.sellerId}`, thumbnail: "" },
+      shop: { id: l.sellerId, name: l.sellerId, displayName: `Shop ${l.sellerId}`, thumbnail: "" },
       photos: [thumbnailOf(l)],
       description: l.description,
       categories: [{ categoryId: String(l.categoryId), displayName: "category" }],

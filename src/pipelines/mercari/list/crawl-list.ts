@@ -9,6 +9,8 @@ import { countFailedAnswer } from "../monitoring/blocked.ts";
 /** What the search phase is asked to read. */
 export interface ListCrawlPlan {
   keyword: string;
+  /** Words the search leaves out; null for none. */
+  excludeKeyword: string | null;
   categoryId: number | null;
   minPrice: number | null;
   maxPrice: number | null;
@@ -23,6 +25,8 @@ export interface ListCrawlPlan {
 export interface ListCrawlOutcome {
   items: SearchItem[];
   pages: number;
+  /** The first page's `numFound`: Mercari's estimate, shown as such, never relied on. */
+  numFoundEstimate: number | null;
 }
 
 /** Called with each page's listings not seen on an earlier page, before the next is read. */
@@ -45,11 +49,13 @@ export async function crawlMercariList(
   let token: string | null = "";
   let pages = 0;
   const asked = new Set<string>([""]);
+  let numFoundEstimate: number | null = null;
   while (token !== null && pages < plan.maxPages) {
     signal?.throwIfAborted();
     const page = await client.search(
       {
         keyword: plan.keyword,
+        excludeKeyword: plan.excludeKeyword,
         categoryId: plan.categoryId,
         priceMin: plan.minPrice,
         priceMax: plan.maxPrice,
@@ -59,6 +65,7 @@ export async function crawlMercariList(
       signal,
     );
     pages += 1;
+    if (pages === 1) numFoundEstimate = page.numFound;
     if (pages === 1 && page.items.length === 0 && plan.hadResults) {
       throw new MercariBlockedError(
         "empty_first_page",
@@ -79,5 +86,5 @@ export async function crawlMercariList(
     if (token !== null) asked.add(token);
     if (onPage && fresh.length > 0) await onPage(fresh);
   }
-  return { items: [...seen.values()], pages };
+  return { items: [...seen.values()], pages, numFoundEstimate };
 }

@@ -5,12 +5,16 @@ import { isMercariBlocked, type SearchItem } from "../client/types.ts";
 import type { MercariDeps } from "../deps.ts";
 import { countBlocked } from "../monitoring/blocked.ts";
 import type { ProductView } from "../product-schemas.ts";
-import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "../queue-send.ts";
+import type { EnqueueCount } from "../queue-send.ts";
 import { CrawlResultRepo, type ResultInput } from "../repos/crawl-result-repo.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import { type MercariTables, SELLER_TYPE, SELLING_STATUS } from "../tables.ts";
 import { crawlMercariList, type ListCrawlPlan } from "./crawl-list.ts";
-import { settingMatcher } from "./match.ts";
+import { syncForExistence, syncForSeller, syncForSoldOutAt } from "./detail-checks.ts";
+import { type MatchRow, priceInRange, settingFingerprint, settingMatcher } from "./match.ts";
+
+export { syncForExistence, syncForSoldOutAt } from "./detail-checks.ts";
+
 import {
   clearFirstCrawl,
   type FencedCommit,
@@ -25,21 +29,32 @@ export interface ListSummary {
   /** No stored result matched the setting: every page up to first_run_max_pages was read. */
   first_run: boolean;
   pages: number;
+  /** Distinct listings the pages held (counted, never taken from Mercari's numFound). */
   found: number;
-  /** Hits whose name or price does not match the setting (found through the description). */
+  /** Mercari's `numFound` on the first page: an estimate, often above `found`. */
+  num_found_estimate: number | null;
+  /** Hits that show no price (Mercari's placeholder): not stored, never a price observation. */
+  no_price: number;
+  /** Hits whose price lies outside the setting's range (not stored). */
   not_matching: number;
   inserted: number;
   updated: number;
-  /** Rows inspect deleted because they no longer match the setting. */
+  /** Rows inspect deleted: found under another setting, price out of range, or now no price. */
   deleted: number;
   existence_checks: EnqueueCount;
   sold_out_checks: EnqueueCount;
+  /** Detail checks sent for rows whose seller (a Shops hit's shop) is not known yet. */
+  seller_checks: EnqueueCount;
 }
 
 const LEASE_TTL_MS = 60_000;
 
-/** A search hit as a row of `mercari_crawl_results`. */
-export function toResultInput(productId: number, item: SearchItem): ResultInput {
+/** A priced search hit as a row of `mercari_crawl_results`, found under `fingerprint`. */
+export function toResultInput(
+  productId: number,
+  item: SearchItem & { price: number },
+  fingerprint: string,
+): ResultInput {
   return {
     product_id: productId,
     external_id: item.id,
@@ -50,21 +65,26 @@ export function toResultInput(productId: number, item: SearchItem): ResultInput 
     selling_status: item.status === "on_sale" ? SELLING_STATUS.onSale : SELLING_STATUS.sold,
     seller_type: item.sellerType === "shop" ? SELLER_TYPE.shop : SELLER_TYPE.user,
     seller_id: item.sellerId,
+    setting_fingerprint: fingerprint,
   };
 }
 
 /**
  * inspect: physically deletes every stored row of the product that no longer matches its
- * setting (the setting changed, or a listing was renamed). Runs in the crawl's last fenced
- * transaction, once the whole search is read.
+ * setting (found under another setting, or its price moved out of the range) and every row of
+ * a listing this crawl saw without a price. Runs in the crawl's last fenced transaction, once
+ * the whole search is read.
  */
 async function inspect(
   tx: Transaction<MercariTables>,
   productId: number,
-  matches: (row: { name: string; price: number }) => boolean,
+  matches: (row: MatchRow) => boolean,
+  noPrice: ReadonlySet<string>,
 ): Promise<number> {
   const repo = new CrawlResultRepo(tx);
-  const stale = (await repo.matchFields(productId)).filter((r) => !matches(r)).map((r) => r.id);
+  const stale = (await repo.matchFields(productId))
+    .filter((r) => !matches(r) || noPrice.has(r.external_id))
+    .map((r) => r.id);
   return repo.deleteIds(stale);
 }
 
@@ -120,12 +140,46 @@ function listPlan(
 ): ListCrawlPlan {
   return {
     keyword: product.keyword,
+    excludeKeyword: product.exclude_keyword,
     categoryId: product.category_id,
     minPrice: product.min_price,
     maxPrice: product.max_price,
     maxPages: firstRun ? deps.settings.firstRunMaxPages : deps.settings.pagesPerRun,
     pageSize: deps.settings.pageSize,
     hadResults,
+  };
+}
+
+/**
+ * Sorts a crawl's hits: a hit without a price is no observation (counted, its stored row
+ * deleted by inspect), a price outside the range is not stored; every other hit the search
+ * returned matches and becomes a row under the setting's fingerprint.
+ */
+class HitSorter {
+  readonly noPrice = new Set<string>();
+  notMatching = 0;
+  kept = 0;
+  readonly #fingerprint: string;
+
+  constructor(
+    private readonly product: ProductView,
+    private readonly writer: PageWriter,
+  ) {
+    this.#fingerprint = settingFingerprint(product);
+  }
+
+  add = (fresh: readonly SearchItem[]): Promise<void> => {
+    const rows: ResultInput[] = [];
+    for (const item of fresh) {
+      if (item.price === null) this.noPrice.add(item.id);
+      else if (!priceInRange(this.product, item.price)) this.notMatching++;
+      else
+        rows.push(
+          toResultInput(this.product.id, { ...item, price: item.price }, this.#fingerprint),
+        );
+    }
+    this.kept += rows.length;
+    return this.writer.add(rows);
   };
 }
 
@@ -137,26 +191,18 @@ async function crawlAndSync(
   flushRows: number,
 ): Promise<ListSummary> {
   const matches = settingMatcher(product);
-  // Rows stored under an older keyword or price range that this setting no longer matches say
-  // nothing about this search: without a matching row, an empty search is believable (no
-  // block; inspect removes the stale rows) and every page is read, as on a first crawl.
+  // Rows found under an older setting (keyword, category, range, exclude keyword) say nothing
+  // about this search: without a matching row, an empty search is believable (no block;
+  // inspect removes the stale rows) and every page is read, as on a first crawl.
   const hadResults = (await new CrawlResultRepo(deps.db).matchFields(product.id)).some(matches);
   // An interrupted first crawl left its marker: it has not read every page yet.
   const firstRun = !hadResults || (await firstCrawlUnfinished(deps, product.id));
   const writer = new PageWriter(deps, product.id, firstRun, commit, flushRows);
-  let upserted = 0;
+  const hits = new HitSorter(product, writer);
   let crawl: Awaited<ReturnType<typeof crawlMercariList>>;
   try {
-    crawl = await crawlMercariList(
-      deps.client,
-      listPlan(deps, product, firstRun, hadResults),
-      signal,
-      (fresh) => {
-        const rows = fresh.map((i) => toResultInput(product.id, i)).filter(matches);
-        upserted += rows.length;
-        return writer.add(rows);
-      },
-    );
+    const plan = listPlan(deps, product, firstRun, hadResults);
+    crawl = await crawlMercariList(deps.client, plan, signal, hits.add);
   } catch (err) {
     // A write in flight ends before the failure is reported (and the lease released).
     await writer.settle().catch(() => undefined);
@@ -170,53 +216,29 @@ async function crawlAndSync(
     throw err;
   }
   const deleted = await writer.finish(async (tx) => {
-    const gone = await inspect(tx, product.id, matches);
+    const gone = await inspect(tx, product.id, matches, hits.noPrice);
     if (firstRun) await clearFirstCrawl(tx, deps, product.id);
     return gone;
   });
   const existence = await syncForExistence(deps, product.id, crawl.items);
   const soldOut = await syncForSoldOutAt(deps, product.id, writer.sent);
+  const seller = await syncForSeller(deps, product.id, writer.sent);
   return {
     product_id: product.id,
     first_run: firstRun,
     pages: crawl.pages,
     found: crawl.items.length,
-    not_matching: crawl.items.length - upserted,
+    num_found_estimate: crawl.numFoundEstimate,
+    no_price: hits.noPrice.size,
+    not_matching: hits.notMatching,
     inserted: writer.inserted,
-    updated: upserted - writer.inserted,
+    updated: hits.kept - writer.inserted,
     deleted,
     existence_checks: existence,
     sold_out_checks: {
       enqueued: writer.soldOutChecks.enqueued + soldOut.enqueued,
       already_waiting: writer.soldOutChecks.already_waiting + soldOut.already_waiting,
     },
+    seller_checks: seller,
   };
-}
-
-/** On-sale rows this crawl did not see → one syncDetail each (is it still there?). */
-export async function syncForExistence(
-  deps: Pick<MercariDeps, "db" | "queue">,
-  productId: number,
-  crawled: readonly SearchItem[],
-): Promise<EnqueueCount> {
-  const seen = new Set(crawled.map((i) => i.id));
-  const absent = (await new CrawlResultRepo(deps.db).onSale(productId)).filter(
-    (r) => !seen.has(r.external_id),
-  );
-  return enqueueCrawlMessages(deps.queue, absent.map(detailMessage));
-}
-
-/**
- * Sold rows without a sold date → one syncDetail each (the detail page dates it); rows in
- * `alreadySent` got theirs from the crawl's page writes.
- */
-export async function syncForSoldOutAt(
-  deps: Pick<MercariDeps, "db" | "queue">,
-  productId: number,
-  alreadySent: ReadonlySet<number> = new Set(),
-): Promise<EnqueueCount> {
-  const rows = (await new CrawlResultRepo(deps.db).soldWithoutDate(productId)).filter(
-    (r) => !alreadySent.has(r.id),
-  );
-  return enqueueCrawlMessages(deps.queue, rows.map(detailMessage));
 }

@@ -20,10 +20,13 @@ export interface ResultInput {
   image_url: string;
   selling_status: number;
   seller_type: number;
+  /** null: not named by the search (kept as stored when the row has one). */
   seller_id: string | null;
+  /** The fingerprint of the setting whose search found it. */
+  setting_fingerprint: string;
 }
 
-// Rows per statement: 12 bound values each, well under SQLite's parameter limit.
+// Rows per statement: 13 bound values each, well under SQLite's parameter limit.
 const CHUNK = 500;
 
 /** Splits a list into chunks of `size`. */
@@ -58,7 +61,12 @@ export class CrawlResultRepo {
             image_url: eb.ref("excluded.image_url"),
             selling_status: eb.ref("excluded.selling_status"),
             seller_type: eb.ref("excluded.seller_type"),
-            seller_id: eb.ref("excluded.seller_id"),
+            // A search that names no seller (every Shops hit) keeps the one a detail check found.
+            seller_id: eb.fn.coalesce(
+              eb.ref("excluded.seller_id"),
+              eb.ref("mercari_crawl_results.seller_id"),
+            ),
+            setting_fingerprint: eb.ref("excluded.setting_fingerprint"),
             updated_at: eb.ref("excluded.updated_at"),
           })),
         )
@@ -77,13 +85,15 @@ export class CrawlResultRepo {
     return Number(row.n);
   }
 
-  /** Id, name and price of every row of a product (what inspect matches against). */
+  /** Id, Mercari id, price and setting fingerprint of every row of a product (for inspect). */
   async matchFields(
     productId: number,
-  ): Promise<Array<{ id: number; name: string; price: number }>> {
+  ): Promise<
+    Array<{ id: number; external_id: string; price: number; setting_fingerprint: string | null }>
+  > {
     return this.db
       .selectFrom("mercari_crawl_results")
-      .select(["id", "name", "price"])
+      .select(["id", "external_id", "price", "setting_fingerprint"])
       .where("product_id", "=", productId)
       .execute();
   }
@@ -120,6 +130,17 @@ export class CrawlResultRepo {
       .where("product_id", "=", productId)
       .where("selling_status", "=", SELLING_STATUS.sold)
       .where("sold_out_at", "is", null)
+      .orderBy("id")
+      .execute();
+  }
+
+  /** Rows whose seller is not known yet (Shops hits until a detail check names the shop). */
+  async sellerUnknown(productId: number): Promise<RowRef[]> {
+    return this.db
+      .selectFrom("mercari_crawl_results")
+      .select(["id", "external_id"])
+      .where("product_id", "=", productId)
+      .where("seller_id", "is", null)
       .orderBy("id")
       .execute();
   }
@@ -164,7 +185,13 @@ export class CrawlResultRepo {
   /** Writes what a detail page says about a row; false when the row is gone. */
   async applyDetail(
     id: number,
-    detail: { name: string; price: number; selling_status: number; sold_out_at?: string },
+    detail: {
+      name: string;
+      price: number;
+      selling_status: number;
+      sold_out_at?: string;
+      seller_id?: string;
+    },
     now: string,
   ): Promise<boolean> {
     const res = await this.db

@@ -13,6 +13,7 @@ function selectViews(db: Kysely<MercariTables>) {
       "p.name",
       "s.keyword",
       "s.category_id",
+      "s.exclude_keyword",
       "s.min_price",
       "s.max_price",
       "s.enabled",
@@ -30,6 +31,7 @@ function toView(r: ViewRow): ProductView {
     name: r.name,
     keyword: r.keyword,
     category_id: r.category_id,
+    exclude_keyword: r.exclude_keyword,
     min_price: r.min_price,
     max_price: r.max_price,
     enabled: Number(r.enabled) === 1,
@@ -56,6 +58,7 @@ export class ProductRepo {
           product_id: Number(row.id),
           keyword: input.keyword,
           category_id: input.category_id ?? null,
+          exclude_keyword: input.exclude_keyword ?? null,
           min_price: input.min_price ?? null,
           max_price: input.max_price ?? null,
           enabled: input.enabled ? 1 : 0,
@@ -110,7 +113,8 @@ export class ProductRepo {
           .execute();
       }
       const setting: Record<string, unknown> = {};
-      for (const key of ["keyword", "category_id", "min_price", "max_price"] as const) {
+      const keys = ["keyword", "category_id", "exclude_keyword", "min_price", "max_price"] as const;
+      for (const key of keys) {
         if (patch[key] !== undefined) setting[key] = patch[key];
       }
       if (patch.enabled !== undefined) setting.enabled = patch.enabled ? 1 : 0;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { NO_PRICE_PLACEHOLDER } from "../client/schemas.ts";
 import { type MercariTables, SELLING_STATUS } from "../tables.ts";
 import type { CrawlResult } from "./crawl-result-repo.ts";
 
@@ -65,6 +66,8 @@ export class ResultQueries {
       .selectAll()
       .where("product_id", "=", productId)
       .where("selling_status", "=", SELLING_STATUS.onSale)
+      // A placeholder price (stored before placeholders were recognised) is no price.
+      .where("price", "<>", NO_PRICE_PLACEHOLDER)
       .orderBy("price", "asc")
       .orderBy("id", "asc")
       .limit(limit)
@@ -86,6 +89,7 @@ export class ResultQueries {
       .where("sold_out_at", "is not", null)
       .where("sold_out_at", ">=", from)
       .where("sold_out_at", "<", to)
+      .where("price", "<>", NO_PRICE_PLACEHOLDER)
       .execute();
     return rows.flatMap((r) =>
       r.sold_out_at ? [{ price: r.price, sold_out_at: r.sold_out_at }] : [],

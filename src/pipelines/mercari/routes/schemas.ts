@@ -45,16 +45,28 @@ export const listSummaryView = z.object({
   product_id: z.number().int(),
   first_run: z.boolean(),
   pages: z.number().int(),
-  found: z.number().int(),
-  not_matching: z
+  found: z.number().int().describe("distinct listings the pages held (counted, not numFound)"),
+  num_found_estimate: z
     .number()
     .int()
-    .describe("hits not stored: name without every keyword word, or price out of range"),
+    .nullable()
+    .describe("Mercari's numFound on the first page: an estimate, often above found"),
+  no_price: z
+    .number()
+    .int()
+    .describe("hits showing no price (Mercari's placeholder): not stored, no price observation"),
+  not_matching: z.number().int().describe("hits not stored: price outside the setting's range"),
   inserted: z.number().int(),
   updated: z.number().int(),
-  deleted: z.number().int().describe("rows inspect deleted (no longer matching the setting)"),
+  deleted: z
+    .number()
+    .int()
+    .describe("rows inspect deleted: found under another setting, price out of range, no price"),
   existence_checks: z.object({ enqueued: z.number().int(), already_waiting: z.number().int() }),
   sold_out_checks: z.object({ enqueued: z.number().int(), already_waiting: z.number().int() }),
+  seller_checks: z
+    .object({ enqueued: z.number().int(), already_waiting: z.number().int() })
+    .describe("detail checks of rows whose seller is unknown (Shops hits name no shop)"),
 });
 
 /** Answer of `POST /api/crawl/execute`. */

@@ -1,0 +1,52 @@
+import type { SearchItem } from "../client/types.ts";
+import type { MercariDeps } from "../deps.ts";
+import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "../queue-send.ts";
+import { CrawlResultRepo, type RowRef } from "../repos/crawl-result-repo.ts";
+
+/** Sends one syncDetail per row, skipping rows in `alreadySent` (and noting those it sends). */
+async function send(
+  deps: Pick<MercariDeps, "queue">,
+  rows: readonly RowRef[],
+  alreadySent?: Set<number>,
+): Promise<EnqueueCount> {
+  const fresh = alreadySent ? rows.filter((r) => !alreadySent.has(r.id)) : rows;
+  for (const r of fresh) alreadySent?.add(r.id);
+  return enqueueCrawlMessages(deps.queue, fresh.map(detailMessage));
+}
+
+/** On-sale rows this crawl did not see → one syncDetail each (is it still there?). */
+export async function syncForExistence(
+  deps: Pick<MercariDeps, "db" | "queue">,
+  productId: number,
+  crawled: readonly SearchItem[],
+): Promise<EnqueueCount> {
+  const seen = new Set(crawled.map((i) => i.id));
+  const absent = (await new CrawlResultRepo(deps.db).onSale(productId)).filter(
+    (r) => !seen.has(r.external_id),
+  );
+  return send(deps, absent);
+}
+
+/**
+ * Sold rows without a sold date → one syncDetail each (the detail page dates it); rows in
+ * `alreadySent` got theirs from the crawl's page writes.
+ */
+export async function syncForSoldOutAt(
+  deps: Pick<MercariDeps, "db" | "queue">,
+  productId: number,
+  alreadySent: Set<number> = new Set(),
+): Promise<EnqueueCount> {
+  return send(deps, await new CrawlResultRepo(deps.db).soldWithoutDate(productId), alreadySent);
+}
+
+/**
+ * Rows whose seller is not known (a Shops hit: search names no shop) → one syncDetail each:
+ * the product page names the shop. Rows in `alreadySent` have a detail check on its way.
+ */
+export async function syncForSeller(
+  deps: Pick<MercariDeps, "db" | "queue">,
+  productId: number,
+  alreadySent: Set<number> = new Set(),
+): Promise<EnqueueCount> {
+  return send(deps, await new CrawlResultRepo(deps.db).sellerUnknown(productId), alreadySent);
+}
