@@ -71,7 +71,8 @@ th .sub { margin-top:.1rem; }
 ul.plain { margin:0; padding-left:1.1rem; }
 .strip { display:flex; gap:2px; align-items:center; min-height:18px; }
 .strip .cell { display:inline-block; width:10px; height:18px; border-radius:2px; background:#c9d1db; flex:none; }
-.strip .cell.empty { background:transparent; border:1px dashed var(--line); }
+.strip .cell.empty { background:#edf0f3; }
+p.note { margin:.2rem 0 .5rem; font-size:.85rem; }
 .strip a.cell:hover, .strip a.cell:focus-visible { outline:2px solid var(--fg); outline-offset:1px; }
 .cell-succeeded { background:var(--ok) !important; }
 .cell-failed, .cell-abandoned { background:var(--bad) !important; }

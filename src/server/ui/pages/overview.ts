@@ -27,7 +27,7 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
     <td>${runStrip(j.recent, now, STRIP_RUNS)}</td>
     <td>${
       j.adHoc
-        ? html`<span class="tone-muted">ad hoc</span><span class="sub">no stored job: runs started by a command</span>`
+        ? html`<span class="tone-muted" title="no stored job: runs started by a command, or of a removed job">ad hoc</span>`
         : html`${job.schedule ? html`<code>${job.schedule}</code> <span class="tone-muted">${job.timezone}</span>` : html`<span class="tone-muted">manual</span>`}
       <span class="sub">${
         j.lateSince
@@ -54,12 +54,12 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
   </tr>`;
 }
 
-/** One line saying why the jobs marked "(demo)" are disabled. */
-function demoNote(jobs: readonly JobHealth[]): Html | string {
+/** What "(demo)" and "ad hoc" in the jobs table mean, said once above it. */
+function demoNote(jobs: readonly JobHealth[]): Html {
   const reason = jobs.find((j) => j.disabledReason)?.disabledReason;
-  return reason
-    ? html`<p class="tone-muted" data-disabled-reason>(demo) = ${reason}. Point a pipeline at its fake before enabling its job.</p>`
-    : "";
+  const adHoc = jobs.some((j) => j.adHoc);
+  return html`${reason ? html`<p class="tone-muted note" data-disabled-reason>(demo) = ${reason}. Point a pipeline at its fake before enabling its job.</p>` : ""}
+    ${adHoc ? html`<p class="tone-muted note">ad hoc = no stored job: runs started by a command or the demo, or of a job removed since.</p>` : ""}`;
 }
 
 /** Runs of a window by status, each count linked to those runs. */
