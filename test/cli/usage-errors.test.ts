@@ -11,7 +11,10 @@ function cli(...argv: string[]) {
 describe("usage errors", () => {
   it("are one line like every other error, pointing at the command's --help, exit 2", async () => {
     const cases: Array<[string[], string]> = [
-      [["jobs"], "tidemark: unknown command 'jobs' (Did you mean job?) (see npx tidemark --help)\n"],
+      [
+        ["jobs"],
+        "tidemark: unknown command 'jobs' (Did you mean job?) (see npx tidemark --help)\n",
+      ],
       [
         ["job", "ls", "--bogus"],
         "tidemark: unknown option '--bogus' (see npx tidemark job ls --help)\n",
