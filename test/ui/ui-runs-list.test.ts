@@ -34,7 +34,12 @@ describeEachDialect("dashboard runs list", (h) => {
     const all = await get("/ui/runs");
     expect(all.text).toContain('<option value="adhoc-item">adhoc-item</option>');
     expect(all.text).toContain('<option value="stored">stored</option>');
-    expect(all.text).toContain('<a href="/ui/runs?job=adhoc-item">adhoc-item</a>');
+    // Every job name links to its page, which for a name without a stored job shows its runs.
+    expect(all.text).toContain('<a href="/ui/jobs/adhoc-item">adhoc-item</a>');
+    const jobPage = await get("/ui/jobs/adhoc-item");
+    expect(jobPage.status).toBe(200);
+    expect(jobPage.text).toContain("No job named <code>adhoc-item</code> is stored");
+    expect(jobPage.text).toContain("adhoc_1");
 
     const adhoc = await get("/ui/runs?job=adhoc-item");
     expect(selected(adhoc.text)).toBe("adhoc-item");
@@ -52,8 +57,8 @@ describeEachDialect("dashboard runs list", (h) => {
     await repo.insertFinished(run("slow", "slow_1", 2500));
     const { get } = await openUi(runtime);
     const list = await get("/ui/runs");
-    expect(list.text).toMatch(/<td class="num">47 ms<\/td>/);
-    expect(list.text).toMatch(/<td class="num">3 s<\/td>/);
+    expect(list.text).toMatch(/<td class="num" data-label="Took">47 ms<\/td>/);
+    expect(list.text).toMatch(/<td class="num" data-label="Took">3 s<\/td>/);
     expect((await get("/ui/runs/quick_1")).text).toContain("<dt>Took</dt><dd>47 ms</dd>");
   });
 

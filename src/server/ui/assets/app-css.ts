@@ -48,6 +48,7 @@ button.danger { background:var(--bad); border-color:var(--bad); }
 form.filters { display:flex; flex-wrap:wrap; gap:.6rem; align-items:end; margin-bottom:1rem; }
 label { display:flex; flex-direction:column; font-size:.85rem; color:var(--muted); gap:.2rem; }
 input, select { font:inherit; padding:.3rem .4rem; border:1px solid var(--line); border-radius:4px; }
+pre.error { white-space:pre-wrap; overflow-wrap:anywhere; }
 pre { background:#0f172a; color:#e2e8f0; padding:.7rem; border-radius:6px; overflow:auto; font-size:.85rem; }
 dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:.3rem 1rem; margin:0; }
 dl.facts dt { color:var(--muted); }
@@ -111,6 +112,9 @@ section.queue h2 { margin-top:0; }
   table.stack-narrow tr { border-bottom:2px solid var(--line); padding:.3rem 0; }
   table.stack-narrow th, table.stack-narrow td { border:0; padding:.15rem .3rem; }
   table.stack-narrow td.hide-narrow { display:none; }
+  table.stack-narrow td[data-label] { display:flex; gap:.5rem; text-align:left; }
+  table.stack-narrow td[data-label]::before { content:attr(data-label); color:var(--muted);
+    font-size:.8rem; min-width:6.5rem; flex:none; }
   .strip .cell { width:8px; }
   .overview-top { display:block; }
   .overview-top .stats { gap:.3rem; flex-wrap:nowrap; }

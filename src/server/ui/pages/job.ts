@@ -29,14 +29,14 @@ const HISTORY = 50;
 
 /** The runs table of the job's page, newest first. */
 function historyTable(runs: Awaited<ReturnType<typeof loadRuns>>, now: Date): Html {
-  return html`<div class="table-wrap"><table id="job-runs">
+  return html`<div class="table-wrap"><table id="job-runs" class="stack-narrow">
     <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Started (${TIME_ZONE_LABEL})</th>
       <th scope="col" class="num">Took</th><th scope="col" class="num">Items</th><th scope="col" class="hide-narrow">Error</th></tr></thead>
     <tbody>${runs.map(
       (r) => html`<tr><th scope="row"><a href="/ui/runs/${enc(r.runId)}">${r.runId}</a></th>
-        <td>${statusBadge(r.status)}</td><td>${utcTime(r.startedAt)}</td>
-        <td class="num">${runDuration(r.startedAt, r.finishedAt, now)}</td>
-        <td class="num">${itemsOf(r) ?? "—"}</td>
+        <td data-label="Status">${statusBadge(r.status)}</td><td data-label="Started">${utcTime(r.startedAt)}</td>
+        <td class="num" data-label="Took">${runDuration(r.startedAt, r.finishedAt, now)}</td>
+        <td class="num" data-label="Items">${itemsOf(r) ?? "—"}</td>
         <td class="hide-narrow error-cell">${r.error ? errorExcerpt(redactText(r.error)) : ""}</td></tr>`,
     )}</tbody></table></div>`;
 }
@@ -71,7 +71,7 @@ async function jobBody(services: ServerServices, name: string, csrf: string) {
   const facts = job
     ? html`<dl class="facts card">
       <dt>Type</dt><dd>${job.type}</dd>
-      <dt>State</dt><dd>${job.enabled ? html`<span class="tone-ok">enabled</span>` : html`<span class="tone-muted">disabled${health?.disabledReason ? `: ${health.disabledReason}` : ""}</span>`}</dd>
+      <dt>State</dt><dd>${job.enabled ? html`<span class="tone-ok">enabled</span>` : html`<span class="tone-muted">disabled${health?.disabledReason ? html` (demo)<span class="sub">${health.disabledReason}</span>` : ""}</span>`}</dd>
       <dt>Schedule</dt><dd>${job.schedule ? html`<code>${job.schedule}</code> (${job.timezone})${job.jitter ? ` + up to ${job.jitter} s jitter` : ""}` : "manual (no schedule)"}</dd>
       <dt>Next fires</dt><dd>${fires.length === 0 ? html`<span class="tone-muted">${job.schedule ? "none (disabled)" : "none"}</span>` : html`<ul class="plain">${fires.map((f) => html`<li>${utcTime(f)} <span class="tone-muted">(${relative(f, now)})</span></li>`)}</ul>`}</dd>
       ${health?.lateSince ? html`<dt>Late</dt><dd class="tone-bad">due ${utcTime(health.lateSince)} and not started</dd>` : ""}

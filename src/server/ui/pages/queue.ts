@@ -44,11 +44,11 @@ function messageRow(queue: string, m: QueueMessageInfo, now: Date, csrf: string)
   const state = childState(m);
   return html`<tr data-message="${m.id}" data-state="${state}">
     <td><code>${m.id}</code><details class="hide-narrow"><summary>payload</summary><pre>${prettyJson(redactSecrets(m.payload))}</pre></details></td>
-    <td class="${TONE[state] ?? ""}">${state}</td>
-    <td class="num">${m.attempts}</td>
-    <td class="error-cell">${m.lastError ? errorExcerpt(redactText(m.lastError), 300) : ""}</td>
-    <td>${m.nextAttemptAt ? html`${utcTime(m.nextAttemptAt)}<span class="sub">${relative(m.nextAttemptAt, now)}</span>` : "—"}</td>
-    <td>${shortDuration(now.getTime() - Date.parse(m.createdAt))}</td>
+    <td class="${TONE[state] ?? ""}" data-label="State">${state}</td>
+    <td class="num" data-label="Attempts">${m.attempts}</td>
+    <td class="error-cell" data-label="Last error">${m.lastError ? errorExcerpt(redactText(m.lastError), 300) : ""}</td>
+    <td data-label="Next attempt">${m.nextAttemptAt ? html`${utcTime(m.nextAttemptAt)}<span class="sub">${relative(m.nextAttemptAt, now)}</span>` : "—"}</td>
+    <td data-label="Age">${shortDuration(now.getTime() - Date.parse(m.createdAt))}</td>
     <td><div class="actions">
       ${state === "dead" ? messageForm("redrive", queue, m.id, "Re-drive", `Re-drive message ${m.id}`, csrf) : ""}
       ${state !== "active" ? messageForm("delete", queue, m.id, "Delete", `Delete message ${m.id}`, csrf) : ""}

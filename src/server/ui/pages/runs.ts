@@ -29,10 +29,10 @@ function shortError(error: string): string {
 function runRow(r: RunRecord, now: Date): Html {
   return html`<tr>
     <th scope="row"><a href="/ui/runs/${enc(r.runId)}">${r.runId}</a></th>
-    <td><a href="/ui/runs?job=${enc(r.jobName)}">${r.jobName}</a></td>
-    <td>${statusBadge(r.status)}${r.dryRun ? html` <span class="tone-muted">(dry run)</span>` : ""}</td>
-    <td>${relative(r.startedAt, now)}</td>
-    <td class="num">${runDuration(r.startedAt, r.finishedAt, now)}</td>
+    <td data-label="Job"><a href="/ui/jobs/${enc(r.jobName)}">${r.jobName}</a></td>
+    <td data-label="Status">${statusBadge(r.status)}${r.dryRun ? html` <span class="tone-muted">(dry run)</span>` : ""}</td>
+    <td data-label="Started">${relative(r.startedAt, now)}</td>
+    <td class="num" data-label="Took">${runDuration(r.startedAt, r.finishedAt, now)}</td>
     <td class="hide-narrow error-cell">${r.error ? shortError(redactText(r.error)) : ""}</td>
   </tr>`;
 }
@@ -111,7 +111,7 @@ export function registerRuns(app: UiApp, services: ServerServices, page: PageShe
           ${
             runs.length === 0
               ? html`<p class="card">No runs match.</p>`
-              : html`<div class="table-wrap"><table id="runs">
+              : html`<div class="table-wrap"><table id="runs" class="stack-narrow">
                 <thead><tr><th scope="col">Run</th><th scope="col">Job</th><th scope="col">Status</th>
                   <th scope="col">Started</th><th scope="col" class="num">Took</th><th scope="col" class="hide-narrow">Error</th></tr></thead>
                 <tbody>${runs.map((r) => runRow(r, now))}</tbody></table></div>`
