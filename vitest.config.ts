@@ -1,6 +1,16 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** The package's own entries by name (as tsconfig.json's "paths" map them for tsc and tsx). */
+const SDK_ENTRIES = { tidemark: "index", "tidemark/kit": "kit", "tidemark/testing": "testing" };
+
 export default defineConfig({
+  resolve: {
+    alias: Object.entries(SDK_ENTRIES).map(([name, file]) => ({
+      find: new RegExp(`^${name}$`),
+      replacement: fileURLToPath(new URL(`./src/sdk/${file}.ts`, import.meta.url)),
+    })),
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Several tests take 20–25 s when every suite shares two busy cores (5–10× their time alone);

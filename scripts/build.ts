@@ -1,9 +1,20 @@
-// Builds dist/: src/ bundled by esbuild into a few ES modules (`npm run build`, also run by
-// `npm install` through `prepare`). Loading ~700 small files (kysely alone is 260) cost the CLI
+// Builds dist/: src/ bundled by esbuild into a few ES modules, and the public entries' type
+// declarations in dist/types (`npm run build`, also run by `npm install` through `prepare`). Loading ~700 small files (kysely alone is 260) cost the CLI
 // ~150 ms per start; a bundle with code splitting loads a handful, and lazy imports stay lazy.
 //
 //   tsx scripts/build.ts [outdir]
-import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -18,12 +29,20 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
  */
 export const ENTRY_POINTS = {
   main: "src/cli/main.ts",
+  // The package's public entries (package.json "exports"): built with the CLI, sharing its
+  // chunks, so a pipeline loaded from `plugins:` gets the very classes the CLI checks against.
+  "sdk/index": "src/sdk/index.ts",
+  "sdk/kit": "src/sdk/kit.ts",
+  "sdk/testing": "src/sdk/testing.ts",
   "csv-worker": "src/pipelines/snapshots/byte-csv/csv-worker.ts",
   "xlsx-worker": "src/pipelines/snapshots/extract/xlsx-worker.ts",
 };
 
 /** The worker-thread entries, built apart from the CLI's chunks (see buildDist). */
 const WORKER_ENTRIES = ["csv-worker", "xlsx-worker"] as const;
+
+/** The entries that share chunks: the CLI and the public entries. */
+const SHARED_ENTRIES = ["main", "sdk/index", "sdk/kit", "sdk/testing"] as const;
 
 /**
  * Left to node_modules: native addons, packages with optional or platform-specific requires or
@@ -44,6 +63,10 @@ const EXTERNAL = [
   "prom-client",
   "tsx",
   "tsx/*",
+  // Only `tidemark/testing` loads these, from the user's own devDependencies.
+  "vitest",
+  "vitest/*",
+  "esbuild",
 ];
 
 /**
@@ -95,16 +118,39 @@ function common(outdir: string) {
 export async function buildDist(outdir: string = path.join(ROOT, "dist")): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   const workers = Object.fromEntries(WORKER_ENTRIES.map((name) => [name, ENTRY_POINTS[name]]));
+  const shared = Object.fromEntries(SHARED_ENTRIES.map((name) => [name, ENTRY_POINTS[name]]));
   await Promise.all([
     build({
       ...common(outdir),
-      entryPoints: { main: ENTRY_POINTS.main },
+      entryPoints: shared,
       splitting: true,
       chunkNames: "chunk-[hash]",
     }),
     build({ ...common(outdir), entryPoints: workers }),
   ]);
   return path.join(outdir, "main.js");
+}
+
+/**
+ * Writes the public entries' type declarations under `<outdir>/types` (tsconfig.build.json),
+ * with relative imports ending in `.js` so a consumer's TypeScript finds each `.d.ts`.
+ */
+export function buildDeclarations(outdir: string = path.join(ROOT, "dist")): void {
+  const types = path.join(outdir, "types");
+  rmSync(types, { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  execFileSync(
+    process.execPath,
+    [tsc, "-p", path.join(ROOT, "tsconfig.build.json"), "--outDir", types],
+    { stdio: "inherit" },
+  );
+  for (const file of readdirSync(types, { recursive: true, encoding: "utf8" })) {
+    if (!file.endsWith(".d.ts")) continue;
+    const full = path.join(types, file);
+    const text = readFileSync(full, "utf8");
+    const fixed = text.replace(/((?:from |import\()["']\.{1,2}\/[^"']*)\.ts(["'])/g, "$1.js$2");
+    if (fixed !== text) writeFileSync(full, fixed);
+  }
 }
 
 /**
@@ -136,6 +182,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const out = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
   const started = performance.now();
   const main = await buildDist(out);
+  buildDeclarations(out);
   console.log(
     `built ${path.relative(process.cwd(), main)} in ${Math.round(performance.now() - started)} ms`,
   );

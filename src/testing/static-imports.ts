@@ -1,11 +1,12 @@
 import path from "node:path";
-import { build } from "esbuild";
 
 /**
  * Packages and built-in modules a module loads through static imports alone (what importing it
  * costs before any `await import()`): esbuild resolves the graph, we follow only static edges.
  */
 export async function staticExternalImports(entry: string): Promise<string[]> {
+  // Loaded on use: esbuild comes with tsx, and only this check needs it.
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [entry],
     bundle: true,

@@ -1,0 +1,36 @@
+import type { BlobStore } from "../../infra/blobs/blob-store.ts";
+import type { Database } from "../../infra/db/open-database.ts";
+import type { Logger } from "../../infra/logging/logger.ts";
+import type { Clock } from "../context/clock.ts";
+import type { LeaseStore } from "../leases/lease-store.ts";
+import type { SendOptions } from "../queue/queue.ts";
+import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
+
+/**
+ * What a pipeline's jobs, commands, routes, panel and queue handlers get of the engine: the
+ * process's database, blob store, logger, clock and leases, this pipeline's settings (validated
+ * once, when the configuration is loaded), and a way to send to a queue handler. It names no
+ * registry and no runtime, so the pipeline contract does not lead back to the process wiring.
+ */
+export interface PipelineServices<S = unknown> {
+  /** The pipeline's name (`pipelines.<name>` in tidemark.yaml). */
+  readonly pipeline: string;
+  readonly db: Database;
+  readonly blobs: BlobStore;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly leases: LeaseStore;
+  /** This pipeline's validated `pipelines.<name>` settings. */
+  readonly settings: S;
+  /** Environment variables of the invocation (read secrets and URLs here, not process.env). */
+  readonly environ: NodeJS.ProcessEnv;
+  /**
+   * Sends a payload to a queue handler's queue after validating it against the handler's schema
+   * (a UsageError names every bad field). Fails when the process opened no queue.
+   */
+  send<P, I>(
+    handler: QueueHandlerDefinition<P, I>,
+    payload: I,
+    options?: SendOptions,
+  ): Promise<string | null>;
+}

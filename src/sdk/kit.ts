@@ -1,0 +1,117 @@
+/**
+ * `tidemark/kit`: the toolkit a pipeline author reaches for. An HTTP client with retries, rate
+ * limits and paging helpers; content hashing; entity ETL with the ledger that skips unchanged
+ * records and the immutable raw store; cursors (committed through `ctx.commit`, the fenced
+ * commit); shared rate limits; the fake-server harness; database and time helpers. The list is
+ * written by hand: a name is public because it is listed here (docs/api/kit.md documents each).
+ */
+
+// Time
+export { isoTimestamp, truncateToSeconds, utcDayStart } from "../engine/context/clock.ts";
+// Cursors
+export { type CursorEntry, type CursorState, CursorStore } from "../engine/cursors/cursor-store.ts";
+export type { CursorsTable, CursorTables } from "../engine/cursors/cursor-tables.ts";
+// Entity ETL: fetch, normalize, hash, ledger, immutable raw, apply
+export type { ApplyItem } from "../engine/entity-etl/apply-each.ts";
+export type { EtlFailure, EtlFailureKind, EtlTotals } from "../engine/entity-etl/etl-tally.ts";
+export type {
+  Applier,
+  ApplyInput,
+  BatchApplier,
+  EtlAppliers,
+  EtlContext,
+  EtlTuning,
+  TargetSource,
+} from "../engine/entity-etl/etl-types.ts";
+export { Ledger, type LedgerStats, type LedgerUpsert } from "../engine/entity-etl/ledger.ts";
+export {
+  createLedgerTable,
+  type LedgerRow,
+  type LedgerTable,
+} from "../engine/entity-etl/ledger-table.ts";
+export { rawKey, rawSegmentProblem } from "../engine/entity-etl/raw-key.ts";
+export { type RawPutResult, RawStore, type RawVersion } from "../engine/entity-etl/raw-store.ts";
+export {
+  type ReapplyOptions,
+  type ReapplyResult,
+  type ReapplySummary,
+  reapplyEntity,
+} from "../engine/entity-etl/reapply-entity.ts";
+export {
+  type EntityEtlOptions,
+  type EntityEtlResult,
+  type EntityEtlSummary,
+  runEntityEtl,
+} from "../engine/entity-etl/run-entity-etl.ts";
+// Fakes of outside APIs
+export {
+  type DelaySetting,
+  type FakeHandler,
+  type FakeServer,
+  type FakeServerOptions,
+  type FakeServerStats,
+  FaultController,
+  type FaultOptions,
+  type PathPattern,
+  type RateLimitFault,
+  type RecordedRequest,
+  type StatusStep,
+  startFakeServer,
+} from "../engine/fakes/fake-server.ts";
+// Content hashing
+export { canonicalJson, compareCodePoints } from "../engine/hashing/canonical-json.ts";
+export { contentHash, sha256Hex } from "../engine/hashing/content-hash.ts";
+export type { JsonObject, JsonValue } from "../engine/hashing/json-value.ts";
+// HTTP
+export { HttpClient } from "../engine/http/http-client.ts";
+export type {
+  GetJsonOptions,
+  HttpClientOptions,
+  HttpRequestEvent,
+  HttpResponse,
+  QueryParams,
+  QueryValue,
+  RequestOptions,
+  SharedLimitOptions,
+  SharedTokenLimiter,
+} from "../engine/http/http-client-types.ts";
+export {
+  BadPayloadError,
+  ClientHttpError,
+  HttpError,
+  NotFoundHttpError,
+  QuotaExceededError,
+  type ResponseHead,
+  RetryableHttpError,
+  redactedExcerpt,
+} from "../engine/http/http-errors.ts";
+export {
+  type NextUrlPaging,
+  type OffsetPaging,
+  type Page,
+  type PageDecoder,
+  type PageRequest,
+  PaginationError,
+  type PagingOptions,
+  paginateByNextUrl,
+  paginateByOffset,
+  paginateByToken,
+  type TokenPaging,
+} from "../engine/http/paginate.ts";
+export { parseJsonBody } from "../engine/http/parse-json-body.ts";
+export { RetryPolicy, type RetryPolicyOptions } from "../engine/http/retry-policy.ts";
+// Output
+export { formatTable } from "../engine/output/format-table.ts";
+// Queues
+export { sendBatchTo, sendTo } from "../engine/queue/queue-handler-definition.ts";
+// Shared rate limits
+export {
+  SharedRateLimiter,
+  type SharedRateLimiterOptions,
+} from "../engine/rate-limit/shared-rate-limiter.ts";
+// Blobs
+export { BlobNotFoundError, type BlobStore } from "../infra/blobs/blob-store.ts";
+// Database
+export { columnTypes, type DialectName, dialectOf, ensureSchema } from "../infra/db/dialect.ts";
+export { typed } from "../infra/db/open-database.ts";
+export { LeaseLostError } from "../infra/errors.ts";
