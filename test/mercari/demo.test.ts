@@ -18,6 +18,16 @@ it("the mercari demo crawls twice, prints the cheapest listings and the trend, a
   expect(res.stdout).toMatch(/workers handled \d+ messages .*, 0 failed/);
   expect(res.stdout).toMatch(/Cheapest on sale:\nPRICE\s+MERCARI ID\s+NAME\n\d+/);
   expect(res.stdout).toMatch(/WEEK OF\s+SOLD\s+MIN\s+P25\s+MEDIAN\s+P75\s+MAX\n\d{4}-\d\d-\d\d/);
+  // A brand search: its katakana, romaji and sub-brand listings are all kept; its no-price
+  // hits are counted and reach neither cheapest nor the trend.
+  expect(res.stdout).toMatch(/Brand search "comme des garcons" \(product 2\)/);
+  for (const name of ["COMME des GARÇONS HOMME", "コムデギャルソン", "junya watanabe"]) {
+    expect(res.stdout).toMatch(new RegExp(`^${name}\\s+[1-9]\\d*$`, "m"));
+  }
+  // Long lines are wrapped with an indent: read them unwrapped.
+  expect(res.stdout.replace(/\n +/g, " ")).toMatch(
+    /No price: [1-9]\d* hits showed .*: counted as no_price, not stored; 0 of them among the cheapest, 0 in the trend/,
+  );
   const hints = runnableHints(res.stdout);
   expect(hints.length).toBeGreaterThanOrEqual(3);
   for (const hint of hints) {

@@ -8,6 +8,7 @@ import {
   type Runtime,
   typed,
 } from "../../engine/index.ts";
+import { showBrand } from "./demo-brand.ts";
 import { drainCrawlQueue } from "./drain.ts";
 import { startMercariFakeServer } from "./fake/start-mercari-fake.ts";
 import { ProductRepo } from "./repos/product-repo.ts";
@@ -50,7 +51,8 @@ async function crawlOnce(ctx: DemoContext, runtime: Runtime, productId: number, 
 /**
  * `tidemark demo` for mercari: the fake Mercari API on a local port, a product, two hourly
  * crawls while the fake's catalogue moves (listings appear, change price, sell, vanish), the
- * detail messages worked off the queue, then the cheapest listings and the price trend.
+ * detail messages worked off the queue, then the cheapest listings and the price trend; then a
+ * brand search whose listings in every spelling are kept and whose no-price hits are counted.
  */
 export async function runMercariDemo(ctx: DemoContext): Promise<void> {
   const { print } = ctx;
@@ -124,9 +126,12 @@ export async function runMercariDemo(ctx: DemoContext): Promise<void> {
         ]),
       ),
     );
+    const brand = await showBrand(ctx, runtime, started.fake);
     print(`Products:      ${ctx.command("mercari product ls")}`);
     print(`Its listings:  ${ctx.command(`mercari results ${product.id}`)}`);
     print(`Price trend:   ${ctx.command(`mercari trend ${product.id} --bucket week`)}`);
+    print(`Brand listings: ${ctx.command(`mercari results ${brand} --limit 20`)}`);
+    print(`Brand cheapest: ${ctx.command(`mercari cheapest ${brand}`)}`);
   } finally {
     await started.close();
   }

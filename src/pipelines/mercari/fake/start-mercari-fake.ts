@@ -43,6 +43,10 @@ export async function startMercariFake(options: FakeOptions): Promise<RunningFak
       `curl -s -X POST ${url}/_fake/advance -d '{"hours":6}'       # list, reprice, sell, delete`,
       `curl -s -X POST ${url}/_fake/knobs -d '{"block":"empty"}'   # or forbidden, html, off`,
       'tidemark mercari product add --name Switch --keyword "Nintendo Switch" && tidemark mercari crawl',
+      // A brand: the search returns its katakana, romaji and sub-brand listings, all kept; the
+      // crawl's NO PRICE column counts the no-price hits, which cheapest and trend never show.
+      'tidemark mercari product add --name CdG --keyword "comme des garcons" && tidemark mercari crawl   # see FOUND, NO PRICE',
+      "tidemark worker --drain && tidemark mercari results <id> && tidemark mercari cheapest <id>   # コムデギャルソン, COMME des GARÇONS, junya watanabe…",
     ],
     close: () => started.close(),
   };
