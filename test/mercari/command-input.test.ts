@@ -60,6 +60,34 @@ describeEachDialect("tidemark mercari bad input", (h) => {
     expect(JSON.parse(listed.stdout)).toHaveLength(1);
   });
 
+  it("product add and update take an exclude keyword; none clears it", async () => {
+    const { cli, id } = await setup();
+    const product = async () =>
+      JSON.parse((await cli("mercari", "product", "ls", "--json")).stdout)[0];
+    const set = await cli(
+      "mercari",
+      "product",
+      "update",
+      id,
+      "--exclude-keyword",
+      "ケース ジャンク",
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(await product()).toMatchObject({
+      keyword: "Switch",
+      exclude_keyword: "ケース ジャンク",
+    });
+    expect((await cli("mercari", "product", "ls")).stdout).toMatch(/EXCLUDE[\s\S]*ケース ジャンク/);
+    expect((await cli("mercari", "product", "update", id, "--exclude-keyword", "none")).code).toBe(
+      0,
+    );
+    expect((await product()).exclude_keyword).toBeNull();
+    refused(
+      await cli("mercari", "product", "update", id, "--exclude-keyword", "x".repeat(201)),
+      /--exclude-keyword: Too big/,
+    );
+  });
+
   it("results: a bad --limit or --status names only that option", async () => {
     const { cli, id } = await setup();
     for (const limit of ["0", "x", "501"]) {

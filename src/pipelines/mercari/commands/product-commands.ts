@@ -104,12 +104,12 @@ export async function productLs(
   }
   services.print(
     formatTable(
-      ["ID", "NAME", "KEYWORD", "CATEGORY", "PRICE", "ENABLED"],
+      ["ID", "NAME", "KEYWORD", "EXCLUDE", "CATEGORY", "PRICE", "ENABLED"],
       list.map((p) => [
         p.id,
         p.name,
         p.keyword,
-        p.category_id,
+        p.exclude_keyword,
         priceRange(p),
         p.enabled ? "yes" : "no",
       ]),
