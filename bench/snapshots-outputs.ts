@@ -37,25 +37,37 @@ async function ndjsonDigest(file: string): Promise<string> {
   return h.digest("hex");
 }
 
-/** SHA-256 of a JSON document without the keys that change from run to run. */
-function jsonDigest(file: string, drop: string[], work: string): string {
+/**
+ * SHA-256 of a JSON document without the keys that change from run to run; `input` (the input
+ * file's SHA-256) is replaced too when given.
+ */
+function jsonDigest(file: string, drop: string[], work: string, input?: string): string {
   const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   for (const k of drop) delete doc[k];
-  const text = JSON.stringify(doc).replaceAll(work, "WORK").replace(RUN_ID, "RUN");
+  let text = JSON.stringify(doc).replaceAll(work, "WORK").replace(RUN_ID, "RUN");
+  if (input) text = text.replaceAll(input, "INPUT").replace(/"input_size":\d+/g, '"input_size":0');
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** Fingerprints of `runs/<runId>/` under a data dir's snapshot root. */
-export async function runDigests(runDir: string, work: string): Promise<Digests> {
+/**
+ * Fingerprints of `runs/<runId>/` under a data dir's snapshot root. `inputVaries`: the input
+ * is regenerated with different bytes each time (an XLSX workbook records when it was
+ * written), so its SHA-256 and size are left out.
+ */
+export async function runDigests(
+  runDir: string,
+  work: string,
+  inputVaries = false,
+): Promise<Digests> {
+  const manifest = path.join(runDir, "manifest.json");
+  const input = inputVaries
+    ? (JSON.parse(readFileSync(manifest, "utf8")) as { input_sha256: string }).input_sha256
+    : undefined;
   return {
     facts: await ndjsonDigest(path.join(runDir, "facts.ndjson")),
     bad: await ndjsonDigest(path.join(runDir, "bad.ndjson")),
-    stats: jsonDigest(path.join(runDir, "stats.json"), ["timing_ms"], work),
-    manifest: jsonDigest(
-      path.join(runDir, "manifest.json"),
-      ["started_at", "finished_at", "code_commit"],
-      work,
-    ),
+    stats: jsonDigest(path.join(runDir, "stats.json"), ["timing_ms"], work, input),
+    manifest: jsonDigest(manifest, ["started_at", "finished_at", "code_commit"], work, input),
   };
 }
 

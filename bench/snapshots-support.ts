@@ -39,7 +39,13 @@ export interface ChildRun {
   wallMs: number;
   /** Peak resident set size of the whole process (all threads), from getrusage. */
   peakRssMb: number;
+  /** CPU time of the whole process (user + system, all threads), from getrusage. */
+  cpuMs: number;
 }
+
+/** The line a measured script prints last on standard error: peak RSS (KiB) and CPU (µs). */
+export const MEASURE_LINE =
+  'process.stderr.write("\\n@@rss " + process.resourceUsage().maxRSS + " " + (process.resourceUsage().userCPUTime + process.resourceUsage().systemCPUTime) + "\\n");';
 
 /** Runs `tidemark <argv>` in a fresh process and measures it. */
 export async function runCli(
@@ -57,22 +63,26 @@ export async function runCli(
     wrapper,
     `${register}const { main } = await import(${JSON.stringify(entry.mainUrl)});
 const code = await main(process.argv.slice(2));
-process.stderr.write("\\n@@rss " + process.resourceUsage().maxRSS + "\\n");
+${MEASURE_LINE}
 process.exitCode = code;
 `,
   );
   return runCliScript(wrapper, argv, env);
 }
 
-/** Runs a script that prints `@@rss <maxRSS KiB>` on standard error last, and measures it. */
+/** Runs a script that ends with MEASURE_LINE, and measures it. */
 export async function runCliScript(
   script: string,
   argv: string[] = [],
   env: NodeJS.ProcessEnv = {},
 ): Promise<ChildRun> {
   const run = await spawnCollect([script, ...argv], { env });
-  const rss = /@@rss (\d+)/.exec(run.stderr);
-  return { ...run, peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN };
+  const m = /@@rss (\d+) (\d+)/.exec(run.stderr);
+  return {
+    ...run,
+    peakRssMb: m ? Number(m[1]) / 1024 : Number.NaN,
+    cpuMs: m ? Number(m[2]) / 1000 : Number.NaN,
+  };
 }
 
 /** Writes a supplier config. */
@@ -110,7 +120,7 @@ export async function duckdbTransform(
   csv: string,
   out: string,
   workDir: string,
-): Promise<{ processMs: number; queryMs: number }> {
+): Promise<{ processMs: number; queryMs: number; cpuMs: number }> {
   const script = path.join(workDir, "duckdb.mjs");
   writeFileSync(
     script,
@@ -121,14 +131,16 @@ const con = await instance.connect();
 await con.run(${JSON.stringify(duckdbSql(csv, out))});
 con.closeSync();
 instance.closeSync();
-process.stdout.write(String(performance.now() - t));
+const u = process.resourceUsage();
+process.stdout.write(String(performance.now() - t) + " " + (u.userCPUTime + u.systemCPUTime) / 1000);
 `,
   );
   const started = performance.now();
   const r = spawnSync(process.execPath, [script], { encoding: "utf8" });
   const processMs = performance.now() - started;
   if (r.status !== 0) throw new Error(`duckdb failed: ${r.stderr}`);
-  return { processMs, queryMs: Number(r.stdout) };
+  const [queryMs, cpuMs] = r.stdout.split(" ").map(Number) as [number, number];
+  return { processMs, queryMs, cpuMs };
 }
 
 /** The row_id a NDJSON file gives the row whose payload.sku is `sku` (first match). */

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { type ChildRun, runCliScript } from "./snapshots-support.ts";
+import { type ChildRun, MEASURE_LINE, runCliScript } from "./snapshots-support.ts";
 
 /** Reads `xlsx` in a fresh process; stdout is the number of rows read. */
 export async function xlsxFloor(xlsx: string, workDir: string): Promise<ChildRun> {
@@ -26,7 +26,7 @@ for await (const sheet of reader) {
   }
 }
 process.stdout.write(String(rows));
-process.stderr.write("\\n@@rss " + process.resourceUsage().maxRSS + "\\n");
+${MEASURE_LINE}
 `,
   );
   return runCliScript(script);
