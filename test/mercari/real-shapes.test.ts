@@ -126,6 +126,31 @@ describeEachDialect("mercari real answers", (h) => {
     expect(trend.buckets.every((b) => b.max < 9_999_999)).toBe(true);
   });
 
+  it("a Shops product on a time sale is stored at the sale price, which the next crawl keeps", async () => {
+    const clock = new ManualClock(new Date());
+    const w = await openWorld(h, { clock, groups: [{ ...BRAND, count: 20 }] });
+    const p = await brand(w);
+    const cat = w.fake.fake.catalogue;
+    const sale = cat.list("comme des garcons", {
+      price: 62_700,
+      shop: true,
+      timeSalePrice: 59_570,
+    });
+    await crawl(w, p.id);
+    const priceOf = async () =>
+      (await rowsOf(w, p.id)).find((r) => r.external_id === sale.id)?.price;
+    // The search hit carries the list price; the product page names the shop and the sale.
+    expect(await priceOf()).toBe(62_700);
+    await w.drain({ tick: () => clock.advance(10 * 60_000) });
+    expect(await priceOf()).toBe(59_570);
+    await crawl(w, p.id);
+    expect(await priceOf()).toBe(59_570);
+    // Once the sale is over (its end passed), the list price counts again.
+    clock.advance(8 * 86_400_000);
+    await crawl(w, p.id);
+    expect(await priceOf()).toBe(62_700);
+  });
+
   it("a Shops hit's seller is null until its product page names the shop; a crawl keeps it", async () => {
     const clock = new ManualClock(new Date());
     const w = await openWorld(h, { clock, groups: [{ ...BRAND, count: 60, shopShare: 0.5 }] });

@@ -56,6 +56,11 @@ export interface CrawlResultRow {
   seller_id: string | null;
   /** Fingerprint of the setting the search that found the row ran with (see list/match.ts). */
   setting_fingerprint: string | null;
+  /**
+   * While a Shops time sale runs, its end (ISO-8601): `price` holds the sale price a detail check
+   * found, which a search hit's list price does not replace until then. Null otherwise.
+   */
+  time_sale_until: string | null;
   /** Approximated from the item's `updated` time by a detail crawl; null until then. */
   sold_out_at: string | null;
   created_at: Generated<string>;

@@ -87,13 +87,17 @@ export function normalizeItemDetail(raw: ItemDetailRaw): MercariItem | null {
  * The price a buyer pays for a Shops product now: a running time sale's price (its start and
  * end, when given, around `now`), otherwise the list price.
  */
-export function shopsPriceNow(raw: ShopsProductRaw, now: Date): number {
+export function shopsPriceNow(
+  raw: ShopsProductRaw,
+  now: Date,
+): { price: number; saleUntil: string | null } {
   const sale = raw.timeSaleDetails;
-  if (!sale) return raw.price;
+  const list = { price: raw.price, saleUntil: null };
+  if (!sale) return list;
   const t = now.getTime();
-  if (sale.startTime && Date.parse(sale.startTime) > t) return raw.price;
-  if (sale.endTime && Date.parse(sale.endTime) <= t) return raw.price;
-  return sale.price;
+  if (sale.startTime && Date.parse(sale.startTime) > t) return list;
+  if (sale.endTime && Date.parse(sale.endTime) <= t) return list;
+  return { price: sale.price, saleUntil: sale.endTime ? isoOf(sale.endTime) : null };
 }
 
 /** A Shops product → MercariItem: tagged `sold_out` means sold, otherwise on sale. */
@@ -104,10 +108,13 @@ export function normalizeShopsProduct(
 ): MercariItem {
   const sold = (raw.productTags ?? []).includes("sold_out");
   const shop = raw.productDetail?.shop;
+  const pays = shopsPriceNow(raw, now);
+  const price = shownPrice(pays.price, raw.isNoPrice);
   return {
     id,
     name: raw.displayName,
-    price: shownPrice(shopsPriceNow(raw, now), raw.isNoPrice),
+    price,
+    timeSaleUntil: price === null ? null : pays.saleUntil,
     status: sold ? "sold_out" : "on_sale",
     sellerType: "shop",
     sellerId: sellerIdOf(shop?.id) ?? sellerIdOf(shop?.name),

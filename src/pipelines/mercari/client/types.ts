@@ -30,6 +30,8 @@ export interface MercariItem {
   updated: string;
   /** Mercari category id, when the response carries one. */
   categoryId: number | null;
+  /** A Shops product on a running time sale: when the sale (and `price`) ends; else null. */
+  timeSaleUntil?: string | null;
 }
 
 /** A search result row. */

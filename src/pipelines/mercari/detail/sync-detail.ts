@@ -59,6 +59,8 @@ export async function readDetail(
     ...(sold ? { sold_out_at: detail.updated } : {}),
     // The seller as the detail page names it (a Shops hit's shop is known only here).
     ...(detail.sellerId !== null ? { seller_id: detail.sellerId } : {}),
+    // A running Shops time sale: its price holds until the sale ends.
+    time_sale_until: detail.timeSaleUntil ?? null,
   };
   return async () => {
     const written = await repo.applyDetail(row.id, changes, now);

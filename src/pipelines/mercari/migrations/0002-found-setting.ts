@@ -21,6 +21,8 @@ interface Tables {
  * - `mercari_crawl_results.setting_fingerprint`: the setting a row was found under. Rows stored
  *   before matched their product's current setting (inspect kept no other), so they get its
  *   fingerprint and stay until a changed setting's crawl no longer finds them.
+ * - `mercari_crawl_results.time_sale_until`: the end of a Shops time sale whose price the row
+ *   holds (a search hit's list price does not replace it until then).
  * - `seller_id` "0" (what search says for every Shops hit) is no id: set to null, so the next
  *   crawl sends those rows to a detail check, which names the shop.
  */
@@ -32,6 +34,10 @@ export async function up(db: Kysely<object>): Promise<void> {
   await db.schema
     .alterTable("mercari_crawl_results")
     .addColumn("setting_fingerprint", "text")
+    .execute();
+  await db.schema
+    .alterTable("mercari_crawl_results")
+    .addColumn("time_sale_until", "text")
     .execute();
   const t = db as unknown as Kysely<
     Tables & { mercari_crawl_results: { setting_fingerprint: string | null } }
@@ -54,8 +60,9 @@ export async function up(db: Kysely<object>): Promise<void> {
     .execute();
 }
 
-/** Drops the two columns (the "0" seller ids are not restored: they were never ids). */
+/** Drops the columns (the "0" seller ids are not restored: they were never ids). */
 export async function down(db: Kysely<object>): Promise<void> {
+  await db.schema.alterTable("mercari_crawl_results").dropColumn("time_sale_until").execute();
   await db.schema.alterTable("mercari_crawl_results").dropColumn("setting_fingerprint").execute();
   await db.schema.alterTable("mercari_crawl_settings").dropColumn("exclude_keyword").execute();
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { type CrawlResultRow, type MercariTables, SELLING_STATUS } from "../tables.ts";
 
 /** A crawl result as read back. */
@@ -56,7 +56,9 @@ export class CrawlResultRepo {
         .onConflict((oc) =>
           oc.columns(["product_id", "external_id"]).doUpdateSet((eb) => ({
             name: eb.ref("excluded.name"),
-            price: eb.ref("excluded.price"),
+            // A Shops row holding a running time sale's price keeps it until the sale ends:
+            // search hits carry the list price.
+            price: sql<number>`case when ${sql.ref("mercari_crawl_results.time_sale_until")} > ${now} then ${sql.ref("mercari_crawl_results.price")} else ${sql.ref("excluded.price")} end`,
             selling_url: eb.ref("excluded.selling_url"),
             image_url: eb.ref("excluded.image_url"),
             selling_status: eb.ref("excluded.selling_status"),
@@ -191,6 +193,7 @@ export class CrawlResultRepo {
       selling_status: number;
       sold_out_at?: string;
       seller_id?: string;
+      time_sale_until?: string | null;
     },
     now: string,
   ): Promise<boolean> {
