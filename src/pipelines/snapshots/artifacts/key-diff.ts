@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fnv1aUtf8 } from "../byte-csv/utf8-bytes.ts";
 import { keyBucketName } from "../layout/tree.ts";
 import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
 
@@ -42,9 +43,14 @@ export interface DuplicateRow {
 
 const SAMPLES = 10;
 
-/** Positions of a bucket's lines: where each starts, and its identity (after the 2nd tab). */
+const NL = Buffer.from("\n");
+
+/**
+ * Positions of a bucket's lines: where each starts, and its identity (after the 2nd tab). The
+ * bucket stays bytes: no string per bucket or per line for the GC to collect.
+ */
 interface Lines {
-  text: string;
+  text: Buffer;
   count: number;
   start: Int32Array;
   idStart: Int32Array;
@@ -52,8 +58,8 @@ interface Lines {
   hash: Int32Array;
 }
 
-/** Indexes the lines of a bucket text (FNV of each identity, as identityHash computes it). */
-function indexLines(text: string): Lines {
+/** Indexes the lines of a bucket (FNV of each identity, as identityHash computes it). */
+function indexLines(text: Buffer): Lines {
   let cap = 1024;
   let start = new Int32Array(cap);
   let idStart = new Int32Array(cap);
@@ -62,7 +68,7 @@ function indexLines(text: string): Lines {
   let n = 0;
   let pos = 0;
   while (pos < text.length) {
-    let nl = text.indexOf("\n", pos);
+    let nl = text.indexOf(10, pos);
     if (nl < 0) nl = text.length;
     if (nl > pos) {
       if (n === cap) {
@@ -77,12 +83,8 @@ function indexLines(text: string): Lines {
         idEnd = grow(idEnd);
         hash = grow(hash);
       }
-      const a = text.indexOf("\t", text.indexOf("\t", pos) + 1) + 1;
-      let h = 0x811c9dc5;
-      for (let i = a; i < nl; i++) {
-        h ^= text.charCodeAt(i);
-        h = Math.imul(h, 0x01000193);
-      }
+      const a = text.indexOf(9, text.indexOf(9, pos) + 1) + 1;
+      const h = fnv1aUtf8(text, a, nl, 0x811c9dc5);
       start[n] = pos;
       idStart[n] = a;
       idEnd[n] = nl;
@@ -94,10 +96,10 @@ function indexLines(text: string): Lines {
   return { text, count: n, start, idStart, idEnd, hash };
 }
 
-/** True when two identity ranges (of possibly different texts) are equal. */
-function sameRange(a: string, as: number, ae: number, b: string, bs: number, be: number): boolean {
+/** True when two identity ranges (of possibly different buckets) are equal. */
+function sameRange(a: Buffer, as: number, ae: number, b: Buffer, bs: number, be: number): boolean {
   if (ae - as !== be - bs) return false;
-  for (let i = 0; i < ae - as; i++) if (a.charCodeAt(as + i) !== b.charCodeAt(bs + i)) return false;
+  for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
   return true;
 }
 
@@ -117,7 +119,7 @@ class IdentityTable {
   }
 
   /** The line already holding this identity (text range), or -1. */
-  find(text: string, s: number, e: number, h: number): number {
+  find(text: Buffer, s: number, e: number, h: number): number {
     const l = this.lines;
     for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
       const slot = this.#slots[i]!;
@@ -167,7 +169,7 @@ export async function dedupeAndDiff(
   const duplicates: DuplicateRow[] = [];
   const sample = (list: KeySample[], l: Lines, k: number) => {
     if (list.length < SAMPLES)
-      list.push(describeIdentity(l.text.slice(l.idStart[k]!, l.idEnd[k]!)));
+      list.push(describeIdentity(l.text.toString("utf8", l.idStart[k]!, l.idEnd[k]!)));
   };
   const pb = previous?.buckets ?? buckets;
   // Visit new buckets so that each previous bucket is needed for a consecutive run of them.
@@ -178,7 +180,7 @@ export async function dedupeAndDiff(
 
   for (const b of order) {
     const file = path.join(dir, keyBucketName(b));
-    const lines = indexLines(readFileSync(file, "utf8"));
+    const lines = indexLines(readFileSync(file));
     const table = new IdentityTable(lines);
     const state = new Uint8Array(lines.count); // 1 = duplicate, 2 = matched in previous
     let dups = 0;
@@ -186,18 +188,18 @@ export async function dedupeAndDiff(
       if (table.add(k) < 0) continue;
       state[k] = 1;
       dups++;
-      const line = lines.text.slice(lines.start[k]!, lines.idEnd[k]!);
+      const line = lines.text.toString("utf8", lines.start[k]!, lines.idEnd[k]!);
       duplicates.push({
         rowNumber: parseIndexLine(line).rowNumber,
-        identity: line.slice(lines.idStart[k]! - lines.start[k]!),
+        identity: lines.text.toString("utf8", lines.idStart[k]!, lines.idEnd[k]!),
       });
     }
     if (dups > 0) {
-      let kept = "";
+      const kept: Buffer[] = [];
       for (let k = 0; k < lines.count; k++) {
-        if (state[k] !== 1) kept += `${lines.text.slice(lines.start[k]!, lines.idEnd[k]!)}\n`;
+        if (state[k] !== 1) kept.push(lines.text.subarray(lines.start[k]!, lines.idEnd[k]!), NL);
       }
-      writeFileSync(file, kept);
+      writeFileSync(file, Buffer.concat(kept));
     }
     if (previous) {
       const prevBuckets: number[] = [];
@@ -205,7 +207,10 @@ export async function dedupeAndDiff(
       else prevBuckets.push(b & (pb - 1));
       for (const p of prevBuckets) {
         if (cachedPrev?.bucket !== p)
-          cachedPrev = { bucket: p, lines: indexLines((await previous.read(p)) ?? "") };
+          cachedPrev = {
+            bucket: p,
+            lines: indexLines(Buffer.from((await previous.read(p)) ?? "", "utf8")),
+          };
         const prev = cachedPrev.lines;
         for (let j = 0; j < prev.count; j++) {
           const h = prev.hash[j]!;
