@@ -30,7 +30,9 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
     ctx.print(runLine("Run 3 (2 published, 1 removed)", await run()));
     fake.fault = "wrong-shape";
     const failed = await run();
-    ctx.print(`Run 4 (a feed page of the wrong shape): ${failed.status}: ${failed.error ?? ""}`);
+    ctx.print(
+      `Run 4 (a feed page of the wrong shape): ${failed.status}: ${failed.error?.split("; body:")[0] ?? ""}`,
+    );
     ctx.print(`The runs: ${ctx.command("runs ls --job registry")}`);
   } finally {
     await fake.close();

@@ -25,7 +25,9 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
     ctx.print(runLine("Run 3 (3 records edited)", await run()));
     fake.fault = "wrong-shape";
     const failed = await run();
-    ctx.print(`Run 4 (a page of the wrong shape): ${failed.status}: ${failed.error ?? ""}`);
+    ctx.print(
+      `Run 4 (a page of the wrong shape): ${failed.status}: ${failed.error?.split("; body:")[0] ?? ""}`,
+    );
     ctx.print(`The runs: ${ctx.command("runs ls --job records")}`);
   } finally {
     await fake.close();

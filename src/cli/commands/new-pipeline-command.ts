@@ -56,7 +56,7 @@ export function registerNewCommands(program: Command, session: CliSession): void
         templateFolder,
       });
       session.print(`Created pipeline ${name} in ${result.folder} (${result.files.length} files)`);
-      session.print(`It depends on tidemark ${result.tidemarkSpec}. Next steps:`);
+      session.print(`Its Tidemark dependency: ${result.tidemarkSpec}. Next steps:`);
       for (const step of [
         `cd ${shellWord(cdTarget(cwd, result.folder))}`,
         "npm install",
