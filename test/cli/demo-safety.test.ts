@@ -1,7 +1,7 @@
 // A served demo must never send the demo's data to a real service.
 import net from "node:net";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import { EmbeddedScheduler } from "../../src/engine/scheduler/index.ts";
@@ -30,14 +30,17 @@ function recordConnections(): string[] {
     }
     return original.apply(this, args as Parameters<typeof original>);
   } as typeof original;
-  afterEach(() => {
+  onTestFinished(() => {
     net.Socket.prototype.connect = original;
   });
   return hosts;
 }
 
 describe("a served demo", () => {
-  it("fires no job, connects to no host outside 127.0.0.1, and job ls says why; its output fits 80 columns and its hints run", async () => {
+  // Every pipeline's demo, its hints and a served process: minutes on a busy two-core machine.
+  it("fires no job, connects to no host outside 127.0.0.1, and job ls says why; its output fits 80 columns and its hints run", {
+    timeout: 300_000,
+  }, async () => {
     const hosts = recordConnections();
     const cwd = testTempDir("tm-demo-safety-");
     const demo = await runCli(["demo"], { cwd });

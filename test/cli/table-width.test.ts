@@ -32,7 +32,7 @@ async function onTerminal(argv: string[], columns: number): Promise<string> {
 function tooWide(text: string, columns: number): string[] {
   return text
     .split("\n")
-    .filter((l) => l.length > columns && !l.trimStart().startsWith("tidemark job add "));
+    .filter((l) => l.length > columns && !/^(npx )?tidemark job add /.test(l.trimStart()));
 }
 
 describe("tables on an 80-column terminal", () => {
