@@ -118,7 +118,7 @@ describe.runIf(browserAvailable && withPanel.length > 0)("every page in Chromium
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(errors).toEqual([]);
-  });
+  }, 240_000);
 
   it.runIf(withPanel.some((p) => p.name === "mercari"))(
     "mercari: a product image whose host cannot be reached shows a placeholder",

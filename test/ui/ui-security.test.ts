@@ -62,12 +62,20 @@ describe("dashboard security (HTTP)", () => {
     return { jar, csrf };
   };
 
-  const PAGES = ["/ui", "/ui/runs", "/ui/queue", "/ui/pipelines/books", "/ui/pipelines/snapshots"];
+  const PAGES = [
+    "/ui",
+    "/ui/runs",
+    "/ui/queue",
+    "/ui/jobs/snapshots.acme",
+    "/ui/pipelines/books",
+    "/ui/pipelines/snapshots",
+  ];
   const FRAGMENTS = ["/ui/fragments/overview", "/ui/fragments/runs/x"];
   const CHANGES = [
     "/ui/jobs/snapshots.acme/run",
     "/ui/jobs/snapshots.acme/enabled",
     "/ui/queue/redrive",
+    "/ui/queue/delete",
     "/ui/pipelines/books/actions/reset-cursors",
     "/ui/sign-out",
   ];
@@ -145,9 +153,12 @@ describe("dashboard security (HTTP)", () => {
   it("refuses every change without the session's CSRF token (403) and changes nothing", async () => {
     const { jar, csrf } = await signIn();
     const other = await signIn();
+    const enabled = async () =>
+      /"enabled": true/.test((await serve.cli("job", "show", "snapshots.acme", "--json")).stdout);
+    const before = await enabled();
     for (const p of CHANGES) {
       const fields = {
-        enabled: "false",
+        enabled: String(!before),
         queue: "tidemark.run",
         id: "all",
         job: "consultant-books",
@@ -161,8 +172,7 @@ describe("dashboard security (HTTP)", () => {
       const wrong = await request(jar, p, form({ ...fields, _csrf: other.csrf }));
       expect({ p, status: wrong.status }).toEqual({ p, status: 403 });
     }
-    const job = await serve.cli("job", "show", "snapshots.acme", "--json");
-    expect(job.stdout).toContain('"enabled": true');
+    expect(await enabled()).toBe(before);
     // The sign-in form wants its own token too.
     const noCsrf = await request(new Jar(), "/ui/sign-in", form({ token: UI_TOKEN }));
     expect(noCsrf.status).toBe(403);
@@ -170,9 +180,10 @@ describe("dashboard security (HTTP)", () => {
     const ok = await request(
       jar,
       "/ui/jobs/snapshots.acme/enabled",
-      form({ _csrf: csrf, enabled: "true" }),
+      form({ _csrf: csrf, enabled: String(!before) }),
     );
     expect(ok.status).toBe(303);
+    expect(await enabled()).toBe(!before);
   });
 
   it("a wrong token does not sign in; the token appears in no page, URL or log line", async () => {
