@@ -1,6 +1,7 @@
 import type { EngineTables } from "../../../engine/engine-tables.ts";
 import type { Queue } from "../../../engine/queue/queue.ts";
 import type { PanelRun, PanelServices } from "../../../engine/registry/panel-spec.ts";
+import { pipelineServices } from "../../../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../../../engine/runtime/runtime.ts";
 import { typed } from "../../../infra/db/open-database.ts";
 
@@ -16,6 +17,7 @@ export function panelServices(
   return {
     runtime,
     queue,
+    services: pipelineServices(runtime, pipeline, { queue }),
     async recentRuns(options = {}): Promise<PanelRun[]> {
       const limit = Math.min(Math.max(1, options.limit ?? 50), MAX_RUNS);
       let q = typed<EngineTables>(runtime.db).selectFrom("tm_runs").selectAll();

@@ -10,7 +10,7 @@ import { runStrip } from "../components/run-strip.ts";
 import { warningsBanner } from "../components/warnings.ts";
 import { RUN_STATUSES, runsSince } from "../data/dashboard-data.ts";
 import { stuckWarnings } from "../data/health-data.ts";
-import { type JobHealth, jobsHealth, STRIP_RUNS } from "../data/overview-data.ts";
+import { isFailing, type JobHealth, jobsHealth, STRIP_RUNS } from "../data/overview-data.ts";
 import { errorExcerpt, relative, shortDuration, TIME_ZONE_LABEL, utcTime } from "../format.ts";
 import { statusBadge } from "../layout.ts";
 import type { Html, UiApp } from "../ui-env.ts";
@@ -47,7 +47,11 @@ function jobRow(j: JobHealth, now: Date, csrf: string): Html {
     }</td>
     <td class="error-cell hide-narrow">${
       j.lastError
-        ? html`<a href="/ui/runs/${enc(j.lastError.runId)}" class="tone-bad">${errorExcerpt(redactText(j.lastError.error), 120)}</a>`
+        ? html`<a href="/ui/runs/${enc(j.lastError.runId)}" class="${isFailing(j) ? "tone-bad" : "tone-muted"}">${errorExcerpt(redactText(j.lastError.error), 120)}</a>${
+            isFailing(j)
+              ? ""
+              : html`<span class="sub">an earlier run; the latest did not fail</span>`
+          }`
         : ""
     }</td>
     <td>${j.adHoc ? "" : jobActions(job, csrf, "/ui")}</td>
