@@ -67,15 +67,23 @@ function indexLines(text: Buffer): Lines {
   let hash = new Int32Array(cap);
   let n = 0;
   let pos = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf(10, pos);
-    if (nl < 0) nl = text.length;
+  const len = text.length;
+  while (pos < len) {
+    // One plain loop per line: Buffer#indexOf costs a native call each (three per line).
+    let nl = pos;
+    let a = -1;
+    let tabs = 0;
+    for (; nl < len; nl++) {
+      const c = text[nl]!;
+      if (c === 10) break;
+      if (c === 9 && ++tabs === 2) a = nl + 1;
+    }
     if (nl > pos) {
       if (n === cap) {
         cap *= 2;
-        const grow = (a: Int32Array) => {
+        const grow = (x: Int32Array) => {
           const b = new Int32Array(cap);
-          b.set(a);
+          b.set(x);
           return b;
         };
         start = grow(start);
@@ -83,12 +91,12 @@ function indexLines(text: Buffer): Lines {
         idEnd = grow(idEnd);
         hash = grow(hash);
       }
-      const a = text.indexOf(9, text.indexOf(9, pos) + 1) + 1;
-      const h = fnv1aUtf8(text, a, nl, 0x811c9dc5);
+      // Every index line has its identity after the second tab.
+      if (a < 0) a = nl;
       start[n] = pos;
       idStart[n] = a;
       idEnd[n] = nl;
-      hash[n] = h;
+      hash[n] = fnv1aUtf8(text, a, nl, 0x811c9dc5);
       n++;
     }
     pos = nl + 1;
