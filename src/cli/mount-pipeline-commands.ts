@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliServices, CommandArgSpec } from "../engine/registry/command-spec.ts";
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
+import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
 
 /** The group at `path` below `root`, created (with `description`) when missing. */
 function groupAt(root: Command, path: readonly string[], descriptions: Map<string, string>) {
@@ -27,9 +28,13 @@ function argSyntax(a: CommandArgSpec): string {
 export function mountPipelineCommands(
   program: Command,
   pipelines: readonly PipelineDefinition[],
-  services: CliServices,
+  base: Omit<CliServices, "services">,
 ): void {
   for (const pipeline of pipelines) {
+    const services: CliServices = {
+      ...base,
+      services: async <S>() => pipelineServices<S>(await base.runtime(), pipeline.name),
+    };
     const descriptions = new Map(
       (pipeline.commandGroups ?? []).map((g) => [g.path.join(" "), g.description]),
     );

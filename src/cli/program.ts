@@ -100,7 +100,7 @@ export function buildProgram(
   registerServeCommands(program, session);
   registerNewCommands(program, session);
 
-  const services: CliServices = {
+  const services: Omit<CliServices, "services"> = {
     runtime: () => session.runtime(),
     print: (line) => session.print(line),
     write: (text) => session.write(text),

@@ -48,6 +48,8 @@ export type {
 } from "../engine/registry/panel-spec.ts";
 export {
   type DemoContext,
+  type DemoRunRequest,
+  type DemoRunResult,
   defineJobType,
   definePipeline,
   defineSettings,

@@ -1,6 +1,7 @@
 import { swaggerUI } from "@hono/swagger-ui";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
 import type { Logger } from "../infra/logging/logger.ts";
 import { bearerAuth } from "./auth.ts";
 import { emptyJsonBody } from "./empty-json-body.ts";
@@ -76,7 +77,11 @@ export function createApp(services: ServerServices, logger: Logger): OpenAPIHono
 
   for (const pipeline of services.runtime.registry.pipelines) {
     if (!pipeline.routes) continue;
-    const routeServices = { runtime: services.runtime, queue: services.queue };
+    const routeServices = {
+      runtime: services.runtime,
+      queue: services.queue,
+      services: pipelineServices(services.runtime, pipeline.name, { queue: services.queue }),
+    };
     const own = pipeline.routes.filter((r) => r.mount !== "api");
     const top = pipeline.routes.filter((r) => r.mount === "api");
     const sub = newRouter();

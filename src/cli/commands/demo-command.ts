@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
+import type { DemoRunRequest } from "../../engine/registry/pipeline-definition.ts";
+import { runDemoJob } from "../../engine/runtime/demo-run.ts";
+import { pipelineServices } from "../../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";
 import { fitLines } from "../output/demo-lines.ts";
@@ -123,7 +126,9 @@ export function registerDemoCommand(program: Command, session: CliSession): void
       try {
         for (const p of withDemo) {
           print(`\n== ${p.name}: ${p.description}`);
-          await p.demo?.({ runtime, dataDir, print, command });
+          const services = pipelineServices(runtime, p.name);
+          const runJob = (request: DemoRunRequest) => runDemoJob(runtime, p.name, request);
+          await p.demo?.({ services, runJob, runtime, dataDir, print, command });
         }
         const disabled = await disableDemoJobs(runtime);
         if (disabled.length > 0) {

@@ -5,10 +5,11 @@ import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { ProgressReporter } from "../../infra/logging/progress.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
+import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { Clock } from "./clock.ts";
 
-/** Everything a run receives (seed 000's JobContext, plus the engine's services). */
-export interface JobContext<S = unknown> {
+/** Everything a run receives: its facts, its pipeline's services (settings included), its fence. */
+export interface JobContext<S = unknown> extends PipelineServices<S> {
   /** Deployment environment (`dev` | `prod`). */
   readonly env: Config["env"];
   readonly jobName: string;

@@ -3,6 +3,7 @@ import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { JobContext } from "../context/job-context.ts";
 import { UsageError } from "../errors.ts";
+import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { Queue, QueueMessage, SendOptions, WorkOptions } from "./queue.ts";
 
@@ -11,6 +12,11 @@ export interface QueueHandlerContext
   extends Pick<JobContext, "env" | "config" | "db" | "blobs" | "clock" | "leases"> {
   /** The whole runtime (e.g. to call executeRun). */
   readonly runtime: Runtime;
+  /**
+   * The services of the pipeline that owns the queue (its settings included); sends go to
+   * this worker's queue. Only a pipeline's handler has them.
+   */
+  readonly services: PipelineServices;
   /** The queue, to fan work out (`sendTo(ctx.queue, otherHandler, payload)`). */
   readonly queue: Queue;
   /** The message being handled (id, attempt, createdAt; payload unvalidated). */
@@ -58,7 +64,10 @@ export function defineQueueHandler<S extends z.ZodType>(def: {
   return def as QueueHandlerDefinition<z.output<S>, z.input<S>>;
 }
 
-function checkPayload(def: QueueHandlerDefinition<unknown, unknown>, payload: unknown): void {
+/** What sending needs of a handler's definition: its queue, payload schema and send defaults. */
+type SendTarget<P, I> = Pick<QueueHandlerDefinition<P, I>, "name" | "payload" | "send">;
+
+function checkPayload(def: SendTarget<unknown, unknown>, payload: unknown): void {
   const parsed = def.payload.safeParse(payload);
   if (!parsed.success) {
     throw new UsageError(formatZodIssues(`queue ${def.name} payload`, parsed.error, payload));
@@ -71,7 +80,7 @@ function checkPayload(def: QueueHandlerDefinition<unknown, unknown>, payload: un
  */
 export async function sendTo<P, I>(
   queue: Queue,
-  def: QueueHandlerDefinition<P, I>,
+  def: SendTarget<P, I>,
   payload: I,
   options?: SendOptions,
 ): Promise<string | null> {

@@ -8,6 +8,7 @@ import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.t
 import type { Runtime } from "../runtime/runtime.ts";
 import type { CommandGroupSpec, CommandSpec } from "./command-spec.ts";
 import type { PanelSpec } from "./panel-spec.ts";
+import type { PipelineServices } from "./pipeline-services.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
 /** What a run reports back; stored as the run's summary. */
@@ -46,8 +47,36 @@ export interface JobType<P = unknown> {
   run(ctx: JobContext, params: P): Promise<JobResult>;
 }
 
+/** One run a demo asks for (`DemoContext.runJob`). */
+export interface DemoRunRequest {
+  /** The job's name (it need not be stored). */
+  readonly job: string;
+  /** The job type, e.g. `books.run`. */
+  readonly type: string;
+  /** Default `{}`. */
+  readonly params?: Record<string, unknown>;
+  /**
+   * The pipeline's `pipelines.<name>` section for this run only (e.g. the fake's URL), validated
+   * with the pipeline's schema like the configured one; default: the configured settings.
+   */
+  readonly settings?: Record<string, unknown>;
+}
+
+/** How a demo's run ended. */
+export interface DemoRunResult {
+  readonly runId: string;
+  readonly status: string;
+  readonly summary: Record<string, unknown>;
+  /** Why the run failed (one line); absent when it did not. */
+  readonly error?: string;
+}
+
 /** What a demo gets: a fresh data directory and a way to report what happened. */
 export interface DemoContext {
+  /** The pipeline's services on the demo's fresh database (its settings included). */
+  services: PipelineServices;
+  /** Runs one of the pipeline's job types now, in this process, and says how it ended. */
+  runJob(request: DemoRunRequest): Promise<DemoRunResult>;
   runtime: Runtime;
   dataDir: string;
   print(line: string): void;

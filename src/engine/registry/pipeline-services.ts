@@ -1,10 +1,20 @@
+import type { z } from "zod";
 import type { BlobStore } from "../../infra/blobs/blob-store.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { Clock } from "../context/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
 import type { SendOptions } from "../queue/queue.ts";
-import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
+
+/** What `send` needs of a queue handler's definition (a `defineQueueHandler` result fits). */
+export interface QueueTarget<I> {
+  /** The queue. */
+  readonly name: string;
+  /** Validates the payload before it is sent. */
+  readonly payload: z.ZodType<unknown, I>;
+  /** The handler's send defaults. */
+  readonly send?: SendOptions;
+}
 
 /**
  * What a pipeline's jobs, commands, routes, panel and queue handlers get of the engine: the
@@ -28,9 +38,5 @@ export interface PipelineServices<S = unknown> {
    * Sends a payload to a queue handler's queue after validating it against the handler's schema
    * (a UsageError names every bad field). Fails when the process opened no queue.
    */
-  send<P, I>(
-    handler: QueueHandlerDefinition<P, I>,
-    payload: I,
-    options?: SendOptions,
-  ): Promise<string | null>;
+  send<I>(handler: QueueTarget<I>, payload: I, options?: SendOptions): Promise<string | null>;
 }

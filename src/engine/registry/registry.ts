@@ -12,6 +12,8 @@ import type { JobType, PipelineDefinition } from "./pipeline-definition.ts";
 export class Registry {
   readonly #jobTypes = new Map<string, JobType>();
   readonly #pipelineOfType = new Map<string, PipelineDefinition>();
+  /** Settings resolved per configuration, environment and pipeline: each is validated once. */
+  readonly #settings = new WeakMap<Config, WeakMap<NodeJS.ProcessEnv, Map<string, unknown>>>();
 
   constructor(readonly pipelines: readonly PipelineDefinition[]) {
     const names = new Set<string>();
@@ -70,18 +72,27 @@ export class Registry {
 
   /**
    * A pipeline's resolved settings: those validated at config load, or (for a configuration
-   * loaded without the registry, as tests do) validated now against `environ`.
+   * loaded without the registry, as tests do) validated on first use against `environ` and
+   * kept for that configuration, so every job, command, route and handler gets the same value.
    */
   settingsFor(config: Config, pipeline: PipelineDefinition, environ: NodeJS.ProcessEnv): unknown {
     if (pipeline.name in config.settings) return config.settings[pipeline.name];
     if (!pipeline.settings) return undefined;
-    return resolvePipelineSettings(
-      pipeline.name,
-      pipeline.settings,
-      config.pipelines[pipeline.name],
-      environ,
-      config,
-    );
+    const byEnviron = this.#settings.get(config) ?? new WeakMap();
+    this.#settings.set(config, byEnviron);
+    const resolved = byEnviron.get(environ) ?? new Map<string, unknown>();
+    byEnviron.set(environ, resolved);
+    if (!resolved.has(pipeline.name)) {
+      const value = resolvePipelineSettings(
+        pipeline.name,
+        pipeline.settings,
+        config.pipelines[pipeline.name],
+        environ,
+        config,
+      );
+      resolved.set(pipeline.name, value);
+    }
+    return resolved.get(pipeline.name);
   }
 
   /** Engine migrations first, then each pipeline's, in registry order. */

@@ -5,6 +5,7 @@ import { utcDayStart } from "../context/clock.ts";
 import type { JobContext } from "../context/job-context.ts";
 import type { Lease } from "../leases/lease-store.ts";
 import type { JobType } from "../registry/pipeline-definition.ts";
+import { pipelineServices } from "../runtime/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { RunProgressRecorder } from "./run-progress.ts";
 
@@ -31,7 +32,11 @@ export interface RunFacts {
 /** The context a job type's run() receives: the engine's services, its settings, its fence. */
 export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
   const pipeline = runtime.registry.pipelineOf(run.jobType.name);
+  const services = pipeline
+    ? pipelineServices(runtime, pipeline.name, { logger: run.logger, runId: run.runId })
+    : undefined;
   return {
+    pipeline: pipeline?.name ?? "",
     env: runtime.config.env,
     jobName: run.jobName,
     jobType: run.jobType.name,
@@ -47,9 +52,11 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
     signal: run.signal,
     leases: runtime.leases,
     config: runtime.config,
-    settings: pipeline
-      ? runtime.registry.settingsFor(runtime.config, pipeline, runtime.environ)
-      : undefined,
+    settings: services?.settings,
+    send: async (handler, payload, options) => {
+      if (!services) throw new Error(`job type ${run.jobType.name} belongs to no pipeline`);
+      return services.send(handler, payload, options);
+    },
     environ: runtime.environ,
     commit: async (effect) => {
       try {

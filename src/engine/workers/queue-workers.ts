@@ -6,8 +6,10 @@ import type {
   QueueHandlerContext,
   QueueHandlerDefinition,
 } from "../queue/queue-handler-definition.ts";
+import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { Registry } from "../registry/registry.ts";
 import { runRequestHandler } from "../run-requests/run-request-handler.ts";
+import { pipelineServices } from "../runtime/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 /**
@@ -100,7 +102,16 @@ export function queueHandlerContext(
   logger: QueueHandlerContext["logger"] = runtime.logger,
 ): QueueHandlerContext {
   const { message, signal, finish } = delivery;
+  let services: PipelineServices | undefined;
   return {
+    get services() {
+      const owner = runtime.registry.pipelines.find(
+        (p) => message.queue.startsWith(`${p.name}.`) || message.queue.startsWith(`${p.name}-`),
+      );
+      if (!owner) throw new Error(`queue ${message.queue} belongs to no pipeline`);
+      services ??= pipelineServices(runtime, owner.name, { queue, logger });
+      return services;
+    },
     env: runtime.config.env,
     config: runtime.config,
     db: runtime.db,
