@@ -7,7 +7,6 @@ import {
 } from "./catalogue-types.ts";
 import {
   type FakeListing,
-  type FakeStatus,
   type GroupParams,
   type GroupSpec,
   groupParams,
