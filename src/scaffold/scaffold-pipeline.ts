@@ -27,6 +27,8 @@ export interface ScaffoldResult {
   folder: string;
   files: string[];
   tidemarkSpec: string;
+  /** Where the spec came from: `--tidemark`, the enclosing project, or this version's range. */
+  tidemarkFrom: "given" | "project" | "version";
 }
 
 /** Throws a UsageError unless `folder` is absent or an empty folder. */
@@ -48,7 +50,8 @@ export function scaffoldPipeline(req: ScaffoldRequest): ScaffoldResult {
   const folder = path.resolve(req.cwd, req.dir ?? req.name);
   checkTarget(folder);
   const forms = nameForms(req.name);
-  const tidemarkSpec = tidemarkDependency(req.tidemark, req.cwd, folder, req.version);
+  const dependency = tidemarkDependency(req.tidemark, req.cwd, folder, req.version);
+  const tidemarkSpec = dependency.spec;
   const root = req.templateFolder ?? findTemplateFolder();
   const rendered = listTemplateFiles(root).map((rel) => ({
     rel: renderPath(rel, forms),
@@ -59,5 +62,5 @@ export function scaffoldPipeline(req: ScaffoldRequest): ScaffoldResult {
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, file.text, { flag: "wx" });
   }
-  return { folder, files: rendered.map((f) => f.rel), tidemarkSpec };
+  return { folder, files: rendered.map((f) => f.rel), tidemarkSpec, tidemarkFrom: dependency.from };
 }

@@ -43,9 +43,9 @@ export function tidemarkDependency(
   cwd: string,
   target: string,
   version: string,
-): string {
-  if (given) return rebaseSpec(given, cwd, target);
+): { spec: string; from: "given" | "project" | "version" } {
+  if (given) return { spec: rebaseSpec(given, cwd, target), from: "given" };
   const found = enclosingSpec(path.dirname(target));
-  if (found) return rebaseSpec(found.spec, found.dir, target);
-  return `^${version}`;
+  if (found) return { spec: rebaseSpec(found.spec, found.dir, target), from: "project" };
+  return { spec: `^${version}`, from: "version" };
 }

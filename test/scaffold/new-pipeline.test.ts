@@ -53,7 +53,9 @@ describe("tidemark new pipeline", () => {
       /plugins:\n\s+- \.\/index\.ts/,
     );
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    // No project above names Tidemark: this version's range, and how to give a tarball instead.
     expect(pkg.dependencies.tidemark).toMatch(/^\^\d+\.\d+\.\d+/);
+    expect(res.stdout).toContain("--tidemark <path to tidemark-x.y.z.tgz>");
     expect(pkg.devDependencies.vitest).toBeDefined();
     expect(pkg.scripts.test).toBe("vitest run");
     expect(res.stdout).toContain("cd acme-issues");

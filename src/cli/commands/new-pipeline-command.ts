@@ -56,7 +56,13 @@ export function registerNewCommands(program: Command, session: CliSession): void
         templateFolder,
       });
       session.print(`Created pipeline ${name} in ${result.folder} (${result.files.length} files)`);
-      session.print(`Its Tidemark dependency: ${result.tidemarkSpec}. Next steps:`);
+      session.print(`Its Tidemark dependency: ${result.tidemarkSpec}.`);
+      if (result.tidemarkFrom === "version") {
+        session.print(
+          "No package.json above it installs Tidemark, so npm will look for that version in the registry; to use a tarball, scaffold again with --tidemark <path to tidemark-x.y.z.tgz>.",
+        );
+      }
+      session.print("Next steps:");
       for (const step of [
         `cd ${shellWord(cdTarget(cwd, result.folder))}`,
         "npm install",
