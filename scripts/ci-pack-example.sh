@@ -38,8 +38,11 @@ wait_for_line() {
   return 1
 }
 
-step "npm pack"
-TARBALL="$WORK/$(cd "$ROOT" && npm pack --silent --pack-destination "$WORK" | tail -n 1)"
+step "npm pack (of the dist/ that npm ci built)"
+for built in dist/main.js dist/sdk/index.js dist/types/sdk/index.d.ts; do
+  [ -f "$ROOT/$built" ] || { echo "FAIL: $built is missing: run npm run build first" >&2; exit 1; }
+done
+TARBALL="$WORK/$(cd "$ROOT" && npm pack --ignore-scripts --silent --pack-destination "$WORK" | tail -n 1)"
 ls -l "$TARBALL"
 
 step "the example pipeline, installed from the tarball"
@@ -52,7 +55,7 @@ mkdir "$EXAMPLE"
   node -e '
     const fs = require("node:fs");
     const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
-    pkg.dependencies.tidemark = "file:" + process.argv[1];
+    pkg.devDependencies.tidemark = "file:" + process.argv[1];
     fs.writeFileSync("package.json", JSON.stringify(pkg, null, 2) + "\n");
   ' "$TARBALL"
   npm install

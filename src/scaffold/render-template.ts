@@ -17,11 +17,15 @@ const TEMPLATE_FORMS: NameForms = {
 export interface TemplateValues {
   /** The `tidemark` dependency of the new package.json (a version range or a tarball). */
   tidemarkSpec: string;
+  /** Tidemark's own version: the peer range a published pipeline asks for. */
+  tidemarkVersion: string;
 }
 
 /** The template's text with the new name's spellings and the given values in place. */
 export function renderTemplate(text: string, forms: NameForms, values: TemplateValues): string {
-  let out = text.replaceAll("__TIDEMARK_SPEC__", values.tidemarkSpec);
+  let out = text
+    .replaceAll("__TIDEMARK_SPEC__", values.tidemarkSpec)
+    .replaceAll("__TIDEMARK_VERSION__", values.tidemarkVersion);
   for (const key of Object.keys(TEMPLATE_FORMS) as Array<keyof NameForms>) {
     out = out.replaceAll(TEMPLATE_FORMS[key], forms[key]);
   }

@@ -55,7 +55,10 @@ export function scaffoldPipeline(req: ScaffoldRequest): ScaffoldResult {
   const root = req.templateFolder ?? findTemplateFolder();
   const rendered = listTemplateFiles(root).map((rel) => ({
     rel: renderPath(rel, forms),
-    text: renderTemplate(readFileSync(path.join(root, rel), "utf8"), forms, { tidemarkSpec }),
+    text: renderTemplate(readFileSync(path.join(root, rel), "utf8"), forms, {
+      tidemarkSpec,
+      tidemarkVersion: req.version,
+    }),
   }));
   for (const file of rendered) {
     const out = path.join(folder, file.rel);

@@ -41,7 +41,7 @@ describe("tidemark new pipeline", () => {
     }
     for (const f of files) {
       const text = readFileSync(path.join(dir, f), "utf8");
-      expect(text, f).not.toMatch(/starter[-_ ]?kit|__TIDEMARK_SPEC__/i);
+      expect(text, f).not.toMatch(/starter[-_ ]?kit|__TIDEMARK_(SPEC|VERSION)__/i);
     }
     const index = readFileSync(path.join(dir, "index.ts"), "utf8");
     expect(index).toContain('name: "acme-issues.sync"');
@@ -54,9 +54,10 @@ describe("tidemark new pipeline", () => {
     );
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     // No project above names Tidemark: this version's range, and how to give a tarball instead.
-    expect(pkg.dependencies.tidemark).toMatch(/^\^\d+\.\d+\.\d+/);
+    expect(pkg.devDependencies.tidemark).toMatch(/^\^\d+\.\d+\.\d+/);
     expect(res.stdout).toContain("--tidemark <path to tidemark-x.y.z.tgz>");
     expect(pkg.devDependencies.vitest).toBeDefined();
+    expect(pkg.peerDependencies.tidemark).toMatch(/^\^\d+\.\d+\.\d+$/);
     expect(pkg.scripts.test).toBe("vitest run");
     expect(res.stdout).toContain("cd acme-issues");
     expect(res.stdout).toContain("npx tidemark -c tidemark.yaml job types");
@@ -70,7 +71,7 @@ describe("tidemark new pipeline", () => {
     );
     expect(res.code, res.stderr).toBe(0);
     const pkg = JSON.parse(readFileSync(path.join(cwd, "work/p/package.json"), "utf8"));
-    expect(pkg.dependencies.tidemark).toBe("file:../../tidemark-0.1.0.tgz");
+    expect(pkg.devDependencies.tidemark).toBe("file:../../tidemark-0.1.0.tgz");
     expect(res.stdout).toContain("cd work/p");
   });
 
@@ -82,7 +83,7 @@ describe("tidemark new pipeline", () => {
     );
     expect((await runCli(["new", "pipeline", "acme"], { cwd })).code).toBe(0);
     const pkg = JSON.parse(readFileSync(path.join(cwd, "acme/package.json"), "utf8"));
-    expect(pkg.dependencies.tidemark).toBe("file:../tidemark-0.1.0.tgz");
+    expect(pkg.devDependencies.tidemark).toBe("file:../tidemark-0.1.0.tgz");
   });
 
   for (const [why, argv] of [
