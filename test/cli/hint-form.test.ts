@@ -36,6 +36,8 @@ describe("the command name in hints", () => {
     expect(inUserForm("npx tidemark -c tidemark-demo/tidemark.yaml runs ls", n)).toBe(
       "npx tidemark -c tidemark-demo/tidemark.yaml runs ls",
     );
+    const json = JSON.stringify({ message: "collect again with: tidemark job cursor reset j" });
+    expect(inUserForm(json, n)).toBe(json);
     expect(inUserForm("Demo data directory: /tmp/tidemark-demo", n)).toBe(
       "Demo data directory: /tmp/tidemark-demo",
     );

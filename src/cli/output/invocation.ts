@@ -28,6 +28,7 @@ const BARE_COMMAND = /(?<![\w./@-])(?<!npx )tidemark (?=-|[a-z])/g;
  * commands write hints as `tidemark …`; only the CLI knows how it was started.
  */
 export function inUserForm(line: string, name: string): string {
-  if (name === "tidemark") return line;
+  // JSON output is data, printed as stored.
+  if (name === "tidemark" || /^\s*[[{]/.test(line)) return line;
   return line.replace(BARE_COMMAND, `${name} `);
 }
