@@ -100,5 +100,10 @@ describe("a served demo", () => {
     const jobs = JSON.parse(ls.stdout) as Array<{ name: string; disabledReason?: string }>;
     const crawl = jobs.find((j) => j.name === "mercari-hourly");
     expect(crawl?.disabledReason).toMatch(/never reaches a real service/);
+    // Enabling one says what it now reaches.
+    const enable = await runCli(["-c", "tidemark-demo", "job", "enable", "mercari-hourly"], {
+      cwd,
+    });
+    expect(enable.stdout).toMatch(/reaches the real service .*npx tidemark fake mercari/);
   });
 });

@@ -4,7 +4,7 @@ import { stringify } from "yaml";
 import { NotFoundError, UsageError } from "../../engine/errors.ts";
 import type { JobService } from "../../engine/jobs/job-service.ts";
 import { readYamlFile } from "../../infra/config/load-config.ts";
-import { demoDisabledReason } from "../../infra/demo/demo-folder.ts";
+import { demoDisabledReason, isDemoFolder } from "../../infra/demo/demo-folder.ts";
 import { jsonValue } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
 import { writeUserFile } from "../write-user-file.ts";
@@ -181,8 +181,14 @@ export function registerJobCommands(program: Command, session: CliSession): void
       .command(`${verb} <name>`)
       .description(`${verb} a job's schedule`)
       .action(async (name: string) => {
-        await (await jobService(session, name)).update(name, { enabled });
+        const job = await (await jobService(session, name)).update(name, { enabled });
         session.print(`${enabled ? "Enabled" : "Disabled"} job ${name}`);
+        if (enabled && isDemoFolder((await session.config()).dataDir)) {
+          const pipeline = job.type.split(".")[0];
+          session.print(
+            `This is the demo's folder: its config points at no fake, so ${name} now reaches the real service when it runs. Point it at the fake first (tidemark fake ${pipeline} prints the variables).`,
+          );
+        }
       });
   }
 
