@@ -65,6 +65,34 @@ async function disableDemoJobs(runtime: Runtime): Promise<string[]> {
   return disabled;
 }
 
+/** The demo's runtime: its own database; TIDEMARK_* of the shell are ignored. */
+async function openDemoRuntime(session: CliSession, dataDir: string): Promise<Runtime> {
+  const [{ loadConfig }, { createLogger }, { openRuntime }] = await Promise.all([
+    import("../../infra/config/load-config.ts"),
+    import("../../infra/logging/logger.ts"),
+    import("../../engine/runtime/open-runtime.ts"),
+  ]);
+  const config = loadConfig({
+    configPath: path.join(dataDir, "tidemark.yaml"),
+    cwd: dataDir,
+    env: {},
+    pipelineSettings: session.registry.settingsSpecs(),
+  });
+  const logger = createLogger({ level: "warn", destination: session.io.logDestination });
+  return openRuntime({ config, registry: session.registry, logger, environ: session.io.env });
+}
+
+/**
+ * The command line a demo prints for `args`: `-c <folder>` (the shortest form to copy), as
+ * `tidemark …`; printing gives it the form that works where the user is (npx or not).
+ */
+function demoCommand(session: CliSession, dataDir: string): (args: string) => string {
+  let rel = path.relative(session.io.cwd, dataDir);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) rel = dataDir;
+  const quoted = /^[\w./-]+$/.test(rel) ? rel : JSON.stringify(rel);
+  return (args) => `tidemark -c ${quoted} ${args}`;
+}
+
 /** `tidemark demo`: every pipeline's demo against its fake, in its own data dir. */
 export function registerDemoCommand(program: Command, session: CliSession): void {
   program
@@ -91,32 +119,8 @@ export function registerDemoCommand(program: Command, session: CliSession): void
       }
       const dataDir = path.resolve(session.io.cwd, opts.dataDir ?? "tidemark-demo");
       prepareDemoDir(dataDir);
-      const [{ loadConfig }, { createLogger }, { openRuntime }] = await Promise.all([
-        import("../../infra/config/load-config.ts"),
-        import("../../infra/logging/logger.ts"),
-        import("../../engine/runtime/open-runtime.ts"),
-      ]);
-      const configFile = path.join(dataDir, "tidemark.yaml");
-      // The demo never touches the user's database and ignores TIDEMARK_* of the shell.
-      const config = loadConfig({
-        configPath: configFile,
-        cwd: dataDir,
-        env: {},
-        pipelineSettings: session.registry.settingsSpecs(),
-      });
-      const logger = createLogger({ level: "warn", destination: session.io.logDestination });
-      const runtime = await openRuntime({
-        config,
-        registry: session.registry,
-        logger,
-        environ: session.io.env,
-      });
-      // `-c <folder>` reads the folder's tidemark.yaml: the shortest form to copy.
-      let rel = path.relative(session.io.cwd, dataDir);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) rel = dataDir;
-      const quoted = /^[\w./-]+$/.test(rel) ? rel : JSON.stringify(rel);
-      // Printed as `tidemark …`; session.print gives it the form that works here (npx or not).
-      const command = (args: string) => `tidemark -c ${quoted} ${args}`;
+      const runtime = await openDemoRuntime(session, dataDir);
+      const command = demoCommand(session, dataDir);
       // Within 80 columns, a command on a line of its own (in the form printed to the user).
       const print = (text: string) => {
         for (const l of fitLines(inUserForm(text, session.cliName), 80)) session.print(l);
