@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { ExitCode } from "../engine/errors.ts";
+import { configArgument, registryWithPlugins } from "../engine/registry/plugins/plugin-registry.ts";
 import { Registry } from "../engine/registry/registry.ts";
 import { databaseFailure } from "../infra/db/database-failure.ts";
 import { applyHeapGrowth } from "../infra/process/heap-growth.ts";
@@ -19,8 +20,18 @@ const QUIET_COMMANDER_CODES = new Set([
 export async function main(
   argv: string[],
   io: CliIo = processIo(),
-  registry: Registry = new Registry(pipelines),
+  builtIns: Registry = new Registry(pipelines),
 ): Promise<number> {
+  let registry: Registry;
+  try {
+    // `plugins:` first: a pipeline that cannot load stops the CLI before anything is written.
+    registry = await registryWithPlugins(builtIns, {
+      configPath: configArgument(argv),
+      cwd: io.cwd,
+    });
+  } catch (err) {
+    return reportError(io, err, argv.includes("--verbose"));
+  }
   const { program, session } = buildProgram(io, registry);
   // The session picks defaults by command (e.g. the log level of one-shot commands vs serve).
   program.hook("preAction", (_root, action) => {

@@ -156,6 +156,11 @@ export const configSchema = z
       })
       .strict()
       .default({ schema: "pgboss", maintenance_interval_seconds: 30 }),
+    /**
+     * Pipelines loaded from outside the package: paths (relative to this file) of modules or
+     * names of installed packages, each exporting a pipeline definition.
+     */
+    plugins: z.array(z.string().min(1)).default([]),
     /** Per-pipeline settings, validated by each pipeline. */
     pipelines: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })

@@ -33,6 +33,8 @@ export interface Config {
   blobs: BlobTarget;
   log: ParsedConfig["log"];
   runs: { leaseTtlMs: number };
+  /** `plugins:` as written: module paths (relative to the file) and package names. */
+  plugins: readonly string[];
   /** `pipelines:` as written (after nothing but YAML parsing). */
   pipelines: ParsedConfig["pipelines"];
   /**
@@ -136,7 +138,13 @@ export function readYamlFile(file: string): unknown {
   }
 }
 
-function locateConfig(options: LoadConfigOptions): string | undefined {
+/**
+ * The configuration file in effect: `configPath` (a file, or a folder holding tidemark.yaml),
+ * else tidemark.yaml in `cwd`; undefined when there is none.
+ */
+export function locateConfig(
+  options: Pick<LoadConfigOptions, "configPath" | "cwd">,
+): string | undefined {
   const cwd = options.cwd ?? process.cwd();
   if (options.configPath) {
     const file = path.resolve(cwd, options.configPath);
@@ -239,6 +247,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     blobs,
     log: cfg.log,
     runs: { leaseTtlMs: cfg.runs.lease_ttl_seconds * 1000 },
+    plugins: cfg.plugins,
     pipelines: cfg.pipelines,
     settings,
     server: {
