@@ -34,6 +34,33 @@ function json(body: unknown, status = 200): Response {
   return Response.json(body, { status });
 }
 
+/** Changes the title of the `count` oldest records and marks them updated now; their ids. */
+function touchOldest(records: FakeRecord[], count: number): string[] {
+  const oldest = [...records].sort(byUpdate).slice(0, count);
+  const now = new Date().toISOString();
+  for (const r of oldest) {
+    r.title = `${r.title} (edited)`;
+    r.updated_at = now;
+  }
+  return oldest.map((r) => r.id);
+}
+
+/** `GET /v1/records`: the page the query asks for, in the shape the fault knob says. */
+function recordsPage(records: readonly FakeRecord[], fault: FakeFault, url: URL): Response {
+  const since = url.searchParams.get("updated_since") ?? "";
+  const limit = Math.min(500, Math.max(1, Number(url.searchParams.get("limit") ?? 100)));
+  const from = Number(url.searchParams.get("page_token") ?? 0);
+  if (since !== "" && Number.isNaN(Date.parse(since))) {
+    return json({ error: "updated_since is not a timestamp" }, 400);
+  }
+  const cutoff = since === "" ? "" : new Date(since).toISOString();
+  const matching = records.filter((r) => r.updated_at >= cutoff).sort(byUpdate);
+  const page = matching.slice(from, from + limit);
+  const next = from + limit < matching.length ? String(from + limit) : null;
+  if (fault === "wrong-shape") return json({ items: page, next_page_token: next });
+  return json({ records: page, next_page_token: next });
+}
+
 /**
  * Starts the fake records API: `GET /v1/records?updated_since=&limit=&page_token=` pages the
  * records updated at or after `updated_since`, oldest first; `POST /_fake/touch?count=N` and
@@ -43,23 +70,12 @@ export async function startStarterKitFake(
   options: StarterKitFakeOptions = {},
 ): Promise<StarterKitFake> {
   const records = sampleRecords(options.count ?? 120, Date.now());
-  const state = {
-    fault: options.fault ?? ("none" as FakeFault),
-    touch(count: number): string[] {
-      const oldest = [...records].sort(byUpdate).slice(0, count);
-      const now = new Date().toISOString();
-      for (const r of oldest) {
-        r.title = `${r.title} (edited)`;
-        r.updated_at = now;
-      }
-      return oldest.map((r) => r.id);
-    },
-  };
+  const state = { fault: options.fault ?? ("none" as FakeFault) };
   const server = await startFakeServer(
     (request) => {
       const url = new URL(request.url);
       if (request.method === "POST" && url.pathname === "/_fake/touch") {
-        return json({ touched: state.touch(Number(url.searchParams.get("count") ?? 1)) });
+        return json({ touched: touchOldest(records, Number(url.searchParams.get("count") ?? 1)) });
       }
       if (request.method === "POST" && url.pathname === "/_fake/fault") {
         const kind = url.searchParams.get("kind");
@@ -67,27 +83,13 @@ export async function startStarterKitFake(
         state.fault = kind;
         return json({ fault: kind });
       }
-      if (request.method === "GET" && url.pathname === "/v1/records") return recordsPage(url);
+      if (request.method === "GET" && url.pathname === "/v1/records") {
+        return recordsPage(records, state.fault, url);
+      }
       return json({ error: "not found" }, 404);
     },
     { port: options.port ?? 0, host: options.host ?? "127.0.0.1" },
   );
-
-  function recordsPage(url: URL): Response {
-    const since = url.searchParams.get("updated_since") ?? "";
-    const limit = Math.min(500, Math.max(1, Number(url.searchParams.get("limit") ?? 100)));
-    const from = Number(url.searchParams.get("page_token") ?? 0);
-    if (since !== "" && Number.isNaN(Date.parse(since))) {
-      return json({ error: "updated_since is not a timestamp" }, 400);
-    }
-    const cutoff = since === "" ? "" : new Date(since).toISOString();
-    const matching = records.filter((r) => r.updated_at >= cutoff).sort(byUpdate);
-    const page = matching.slice(from, from + limit);
-    const next = from + limit < matching.length ? String(from + limit) : null;
-    if (state.fault === "wrong-shape") return json({ items: page, next_page_token: next });
-    return json({ records: page, next_page_token: next });
-  }
-
   return {
     url: server.url,
     server,
@@ -98,7 +100,7 @@ export async function startStarterKitFake(
     set fault(kind: FakeFault) {
       state.fault = kind;
     },
-    touch: (count) => state.touch(count),
+    touch: (count) => touchOldest(records, count),
     bumpViews() {
       for (const r of records) r.views++;
     },
