@@ -112,8 +112,16 @@ describeEachDialect("mercari API", (h) => {
       min_price: 16000,
       max_price: null,
     });
+    expect(created.body.exclude_keyword).toBeNull();
     const patched = await call("PATCH", `/api/mercari/products/${id}`, { max_price: 36000 });
     expect(patched.body).toMatchObject({ min_price: 16000, max_price: 36000 });
+    // An exclude keyword is set and cleared like the other optional fields.
+    const excluded = await call("PATCH", `/api/mercari/products/${id}`, {
+      exclude_keyword: "ケース",
+    });
+    expect(excluded.body).toMatchObject({ exclude_keyword: "ケース", max_price: 36000 });
+    const cleared = await call("PATCH", `/api/mercari/products/${id}`, { exclude_keyword: null });
+    expect(cleared.body.exclude_keyword).toBeNull();
     expect((await call("POST", `/api/mercari/products/${id}/disable`)).body.enabled).toBe(false);
     expect((await call("POST", `/api/mercari/products/${id}/enable`)).body.enabled).toBe(true);
     expect((await call("GET", "/api/mercari/products/999")).status).toBe(404);
@@ -123,6 +131,11 @@ describeEachDialect("mercari API", (h) => {
     expect(crawl.status).toBe(200);
     expect(crawl.body.products).toHaveLength(1);
     expect(crawl.body.products[0]).toMatchObject({ product_id: id, first_run: true });
+    // Counted from the pages; Mercari's numFound shown only as the estimate it is.
+    const summary = crawl.body.products[0];
+    expect(summary.num_found_estimate).toBeGreaterThan(summary.found);
+    expect(summary).toHaveProperty("no_price");
+    expect(summary).toHaveProperty("seller_checks.enqueued");
     const one = await call("POST", "/api/crawl/execute", { productId: id });
     expect(one.body.products[0]).toMatchObject({ product_id: id, first_run: false, pages: 3 });
     expect((await call("POST", "/api/crawl/execute", { productId: 999 })).status).toBe(404);
