@@ -18,7 +18,7 @@ export {
   TidemarkError,
   UsageError,
 } from "../engine/errors.ts";
-export type { MessageFinish, Queue, QueueMessage, SendOptions } from "../engine/queue/queue.ts";
+export type { Queue, QueueMessage, SendOptions } from "../engine/queue/queue.ts";
 export { PermanentQueueError } from "../engine/queue/queue-errors.ts";
 export {
   defineQueueHandler,

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import type { DemoRunRequest } from "../../engine/registry/pipeline-definition.ts";
-import { runDemoJob } from "../../engine/runtime/demo-run.ts";
+import { runDemoJob } from "../../engine/runs/demo-run.ts";
 import { pipelineServices } from "../../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";

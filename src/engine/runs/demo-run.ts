@@ -1,7 +1,7 @@
 import { resolvePipelineSettings } from "../../infra/config/pipeline-settings.ts";
 import type { DemoRunRequest, DemoRunResult } from "../registry/pipeline-definition.ts";
-import { executeRun } from "../runs/job-runner.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { executeRun } from "./job-runner.ts";
 
 /**
  * Runs a job type of `pipeline` for its demo. Settings given with the request are validated with
