@@ -6,6 +6,7 @@
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
 import { BRAND_NAMES } from "../../src/pipelines/mercari/fake/catalogue.ts";
+import { searchItemJson } from "../../src/pipelines/mercari/fake/responses.ts";
 import { detailMessage, enqueueCrawlMessages } from "../../src/pipelines/mercari/queue-send.ts";
 import {
   cheapestResults,
@@ -82,6 +83,23 @@ describeEachDialect("mercari real answers", (h) => {
     const stored = (await rowsOf(w, p.id)).length;
     await w.products.update(p.id, { category_id: 5 }, isoTimestamp(new Date()));
     expect(await crawl(w, p.id)).toMatchObject({ first_run: true, found: 0, deleted: stored });
+  });
+
+  it("a listing whose price moved outside the range is dropped, as is its stored row", async () => {
+    const w = await openWorld(h, { groups: [{ ...BRAND, count: 30 }] });
+    const p = await brand(w, { max_price: 30_000 });
+    await crawl(w, p.id);
+    const [row] = await rowsOf(w, p.id);
+    // Mercari's range filter lets a repriced listing through: the hit is out of the range.
+    const listing = w.fake.fake.catalogue.get(row!.external_id)!;
+    const hit = { ...searchItemJson(listing), price: "45000" };
+    w.fake.server.faults.set({
+      statusSequence: [{ status: 200, body: { items: [hit], meta: { nextPageToken: "" } } }],
+      statusPath: "/v2/entities:search",
+    });
+    const out = await crawl(w, p.id);
+    expect(out).toMatchObject({ not_matching: 1, deleted: 1 });
+    expect((await rowsOf(w, p.id)).some((r) => r.external_id === row!.external_id)).toBe(false);
   });
 
   it("an exclude keyword leaves those listings out and drops the rows found without it", async () => {

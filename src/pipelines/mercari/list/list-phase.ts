@@ -72,18 +72,18 @@ export function toResultInput(
 /**
  * inspect: physically deletes every stored row of the product that no longer matches its
  * setting (found under another setting, or its price moved out of the range) and every row of
- * a listing this crawl saw without a price. Runs in the crawl's last fenced transaction, once
+ * a listing this crawl saw without a price or priced out of the range. Runs in the crawl's last fenced transaction, once
  * the whole search is read.
  */
 async function inspect(
   tx: Transaction<MercariTables>,
   productId: number,
   matches: (row: MatchRow) => boolean,
-  noPrice: ReadonlySet<string>,
+  seenUnfit: ReadonlyArray<ReadonlySet<string>>,
 ): Promise<number> {
   const repo = new CrawlResultRepo(tx);
   const stale = (await repo.matchFields(productId))
-    .filter((r) => !matches(r) || noPrice.has(r.external_id))
+    .filter((r) => !matches(r) || seenUnfit.some((ids) => ids.has(r.external_id)))
     .map((r) => r.id);
   return repo.deleteIds(stale);
 }
@@ -151,13 +151,13 @@ function listPlan(
 }
 
 /**
- * Sorts a crawl's hits: a hit without a price is no observation (counted, its stored row
- * deleted by inspect), a price outside the range is not stored; every other hit the search
- * returned matches and becomes a row under the setting's fingerprint.
+ * Sorts a crawl's hits: a hit without a price is no observation, a hit priced outside the
+ * range no match (each counted, and its stored row, if any, deleted by inspect); every other
+ * hit the search returned matches and becomes a row under the setting's fingerprint.
  */
 class HitSorter {
   readonly noPrice = new Set<string>();
-  notMatching = 0;
+  readonly outOfRange = new Set<string>();
   kept = 0;
   readonly #fingerprint: string;
 
@@ -172,7 +172,7 @@ class HitSorter {
     const rows: ResultInput[] = [];
     for (const item of fresh) {
       if (item.price === null) this.noPrice.add(item.id);
-      else if (!priceInRange(this.product, item.price)) this.notMatching++;
+      else if (!priceInRange(this.product, item.price)) this.outOfRange.add(item.id);
       else
         rows.push(
           toResultInput(this.product.id, { ...item, price: item.price }, this.#fingerprint),
@@ -216,7 +216,7 @@ async function crawlAndSync(
     throw err;
   }
   const deleted = await writer.finish(async (tx) => {
-    const gone = await inspect(tx, product.id, matches, hits.noPrice);
+    const gone = await inspect(tx, product.id, matches, [hits.noPrice, hits.outOfRange]);
     if (firstRun) await clearFirstCrawl(tx, deps, product.id);
     return gone;
   });
@@ -230,7 +230,7 @@ async function crawlAndSync(
     found: crawl.items.length,
     num_found_estimate: crawl.numFoundEstimate,
     no_price: hits.noPrice.size,
-    not_matching: hits.notMatching,
+    not_matching: hits.outOfRange.size,
     inserted: writer.inserted,
     updated: hits.kept - writer.inserted,
     deleted,
