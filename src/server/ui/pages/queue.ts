@@ -106,60 +106,43 @@ async function messageTarget(services: ServerServices, body: Record<string, unkn
   return { queue: services.queue, name, id };
 }
 
-/** `GET /ui/queue`, `POST /ui/queue/redrive` and `POST /ui/queue/delete` (confirmation first). */
-export function registerQueue(app: UiApp, services: ServerServices, page: PageShell): void {
-  app.get("/ui/queue", async (c) => {
-    const { queue } = services;
-    const body = queue
-      ? await queueBody(services, queue, c.get("csrf"))
-      : html`<h1>Queue</h1><p>No queue is open.</p>`;
-    return c.html(page(c, { title: "Queue", section: "queue", body }));
-  });
-
-  const confirm = (
-    c: UiContext,
-    question: string,
-    action: string,
-    label: string,
-    fields: Record<string, string>,
-  ) =>
-    c.html(
-      page(c, {
-        title: `Confirm ${label.toLowerCase()}`,
-        section: "queue",
-        body: confirmBody({
-          question,
-          action,
-          fields,
-          confirmLabel: label,
-          cancel: "/ui/queue",
-          csrf: c.get("csrf"),
-        }),
+/** The confirmation page of a change to one queue message (or all of a queue's dead). */
+function confirmPage(
+  c: UiContext,
+  page: PageShell,
+  o: { question: string; action: string; label: string; fields: Record<string, string> },
+) {
+  return c.html(
+    page(c, {
+      title: `Confirm ${o.label.toLowerCase()}`,
+      section: "queue",
+      body: confirmBody({
+        question: o.question,
+        action: o.action,
+        fields: o.fields,
+        confirmLabel: o.label,
+        cancel: "/ui/queue",
+        csrf: c.get("csrf"),
       }),
-    );
+    }),
+  );
+}
 
-  app.post("/ui/queue/redrive", async (c) => {
-    const body = await c.req.parseBody();
-    const { queue, name, id } = await messageTarget(services, body);
-    if (body.confirmed !== "yes") {
-      const question =
-        id === "all"
-          ? `Re-drive every dead letter of ${name}?`
-          : `Re-drive dead letter ${id} of ${name}?`;
-      return confirm(c, question, "/ui/queue/redrive", "Re-drive", { queue: name, id });
-    }
-    const moved = await queue.retryDead(name, id === "all" ? "all" : [id]);
-    setFlash(c, `Re-drove ${moved.length} message(s) of ${name}.`);
-    return c.redirect("/ui/queue", 303);
-  });
-
+/** `POST /ui/queue/delete`: deletes a waiting or dead message, after a confirmation. */
+function registerDelete(app: UiApp, services: ServerServices, page: PageShell): void {
   app.post("/ui/queue/delete", async (c) => {
     const body = await c.req.parseBody();
     const { queue, name, id } = await messageTarget(services, body);
     if (id === "all") uiError(400, "delete takes one message id");
     if (body.confirmed !== "yes") {
       const question = `Delete message ${id} of ${name} for good? Its work will not be done.`;
-      return confirm(c, question, "/ui/queue/delete", "Delete", { queue: name, id });
+      const fields = { queue: name, id };
+      return confirmPage(c, page, {
+        question,
+        action: "/ui/queue/delete",
+        label: "Delete",
+        fields,
+      });
     }
     const deleted = await queue.deleteMessages(name, [id]);
     setFlash(
@@ -171,4 +154,37 @@ export function registerQueue(app: UiApp, services: ServerServices, page: PageSh
     );
     return c.redirect("/ui/queue", 303);
   });
+}
+
+/** `GET /ui/queue`, `POST /ui/queue/redrive` and `POST /ui/queue/delete` (confirmation first). */
+export function registerQueue(app: UiApp, services: ServerServices, page: PageShell): void {
+  app.get("/ui/queue", async (c) => {
+    const { queue } = services;
+    const body = queue
+      ? await queueBody(services, queue, c.get("csrf"))
+      : html`<h1>Queue</h1><p>No queue is open.</p>`;
+    return c.html(page(c, { title: "Queue", section: "queue", body }));
+  });
+
+  app.post("/ui/queue/redrive", async (c) => {
+    const body = await c.req.parseBody();
+    const { queue, name, id } = await messageTarget(services, body);
+    if (body.confirmed !== "yes") {
+      const question =
+        id === "all"
+          ? `Re-drive every dead letter of ${name}?`
+          : `Re-drive dead letter ${id} of ${name}?`;
+      const fields = { queue: name, id };
+      return confirmPage(c, page, {
+        question,
+        action: "/ui/queue/redrive",
+        label: "Re-drive",
+        fields,
+      });
+    }
+    const moved = await queue.retryDead(name, id === "all" ? "all" : [id]);
+    setFlash(c, `Re-drove ${moved.length} message(s) of ${name}.`);
+    return c.redirect("/ui/queue", 303);
+  });
+  registerDelete(app, services, page);
 }
