@@ -7,6 +7,8 @@ import { utcTime } from "../format.ts";
 /** Summary fields read as "items" of a run when it reported no progress, first found wins. */
 const ITEM_FIELDS = [
   "items",
+  "total_rows",
+  "processed",
   "targets",
   "total",
   "fetched",
