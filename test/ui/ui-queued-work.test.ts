@@ -123,6 +123,28 @@ describeEachDialect("dashboard: a run's queued work", (h) => {
     });
   }
 
+  it("a run that sent more messages than the page lists counts them all", async () => {
+    const runtime = await openTestRuntime(h);
+    const now = runtime.clock.now().toISOString();
+    await new RunRepo(runtime.db).insertFinished(
+      storedRun("wide", "wide_1", { startedAt: now, finishedAt: now }),
+    );
+    const fromRun = await openQueue({ ...runtime, runId: "wide_1" });
+    const payloads = Array.from({ length: 205 }, (_, n) => ({
+      payload: { n },
+      options: { startAfterSeconds: 3600 },
+    }));
+    await fromRun.sendBatch(Q, payloads);
+    await fromRun.close();
+    const queue = await openQueue(runtime);
+    onTestFinished(() => queue.close());
+    const { get } = await openUi(runtime, { queue });
+    const run = await get("/ui/runs/wide_1");
+    expect(run.text).toContain("(205 messages this run sent)");
+    expect(run.text).toContain('data-children="waiting">200 waiting');
+    expect(run.text).toContain("5 more not shown.");
+  });
+
   it("a job page: schedule, next fires, success rate, last error in full; 404 for no such job", async () => {
     const runtime = await openTestRuntime(h);
     await addEchoJob(runtime, "nightly");

@@ -1,5 +1,7 @@
+import type { EngineTables } from "../../../engine/engine-tables.ts";
 import type { QueueMessageInfo } from "../../../engine/queue/queue.ts";
 import { runChildren } from "../../../engine/queue/run-children.ts";
+import { typed } from "../../../infra/db/open-database.ts";
 import type { ServerServices } from "../../server-services.ts";
 
 /** Children looked up per run at most (the rest are counted as not looked at). */
@@ -45,29 +47,63 @@ function emptyCounts(): Record<ChildState, number> {
   return { waiting: 0, retrying: 0, active: 0, dead: 0, completed: 0, gone: 0 };
 }
 
+/** How many messages each run sent. */
+async function childCounts(services: ServerServices, runIds: readonly string[]) {
+  if (runIds.length === 0) return new Map<string, number>();
+  const rows = await typed<EngineTables>(services.runtime.db)
+    .selectFrom("tm_run_children")
+    .select(["run_id", (eb) => eb.fn.countAll<number | string>().as("n")])
+    .where("run_id", "in", [...runIds])
+    .groupBy("run_id")
+    .execute();
+  return new Map(rows.map((r) => [r.run_id, Number(r.n)]));
+}
+
 /** The children of each run (runs without any are left out of the map). */
 export async function childrenOfRuns(
   services: ServerServices,
   runIds: readonly string[],
 ): Promise<Map<string, ChildrenOfRun>> {
-  const rows = await runChildren(services.runtime.db, runIds, LOOKED_UP * runIds.length);
+  const { db } = services.runtime;
+  // Per run: its first LOOKED_UP children, and how many it has in all.
+  const [rows, totals] = await Promise.all([
+    Promise.all(runIds.map((id) => runChildren(db, [id], LOOKED_UP))).then((r) => r.flat()),
+    childCounts(services, runIds),
+  ]);
   const byRun = new Map<string, ChildrenOfRun>();
   const { queue } = services;
+  const lookups: Array<Promise<void>> = [];
+  // Lookups started per run: at most LOOKED_UP each, all at once.
+  const looked = new Map<string, number>();
   for (const row of rows) {
     let entry = byRun.get(row.runId);
     if (!entry) {
-      entry = { total: 0, counts: emptyCounts(), messages: [], unknown: queue === undefined };
+      entry = {
+        total: 0,
+        counts: emptyCounts(),
+        messages: [],
+        unknown: queue === undefined,
+      };
       byRun.set(row.runId, entry);
     }
-    entry.total += 1;
-    if (!queue || entry.messages.length >= LOOKED_UP) continue;
-    const info = await queue.getMessage(row.queue, row.messageId);
-    const state = childState(info);
-    entry.counts[state] += 1;
-    entry.messages.push({ queue: row.queue, id: row.messageId, state, info });
+    entry.total = totals.get(row.runId) ?? 0;
+    const started = looked.get(row.runId) ?? 0;
+    if (!queue || started >= LOOKED_UP) continue;
+    looked.set(row.runId, started + 1);
+    const target = entry;
+    lookups.push(
+      queue.getMessage(row.queue, row.messageId).then((info) => {
+        const state = childState(info);
+        target.counts[state] += 1;
+        target.messages.push({ queue: row.queue, id: row.messageId, state, info });
+      }),
+    );
   }
+  await Promise.all(lookups);
   for (const entry of byRun.values()) {
-    entry.messages.sort((a, b) => ORDER.indexOf(a.state) - ORDER.indexOf(b.state));
+    entry.messages.sort(
+      (a, b) => ORDER.indexOf(a.state) - ORDER.indexOf(b.state) || a.id.localeCompare(b.id),
+    );
   }
   return byRun;
 }
