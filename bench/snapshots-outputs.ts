@@ -39,13 +39,13 @@ async function ndjsonDigest(file: string): Promise<string> {
 
 /**
  * SHA-256 of a JSON document without the keys that change from run to run; `input` (the input
- * file's SHA-256) is replaced too when given.
+ * file's SHA-256) is replaced too when given, and the input's size left out.
  */
 function jsonDigest(file: string, drop: string[], work: string, input?: string): string {
   const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   for (const k of drop) delete doc[k];
   let text = JSON.stringify(doc).replaceAll(work, "WORK").replace(RUN_ID, "RUN");
-  if (input) text = text.replaceAll(input, "INPUT").replace(/"input_size":\d+/g, '"input_size":0');
+  if (input) text = text.replaceAll(input, "INPUT").replace(/"(input_)?size":\d+/g, '"$1size":0');
   return createHash("sha256").update(text).digest("hex");
 }
 
