@@ -5,7 +5,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import type { Queue } from "../src/engine/queue/queue.ts";
-import { openQueueFromSpec } from "../src/engine/queue/testing/queue-spec.ts";
+import { openQueueFromSpec } from "../src/testing/queue/queue-spec.ts";
 import { BENCH, type EngineResult } from "./queue-workload.ts";
 
 const [engine, where] = process.argv.slice(2) as [EngineResult["engine"], string];

@@ -8,13 +8,13 @@ import {
   sendBatchTo,
   sendTo,
 } from "../../src/engine/queue/queue-handler-definition.ts";
-import { waitFor } from "../../src/engine/queue/testing/wait-for.ts";
 import { definePipeline } from "../../src/engine/registry/pipeline-definition.ts";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import { loadConfig } from "../../src/infra/config/load-config.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
 import { type DialectHarness, describeEachDialect } from "../../src/testing/dialects.ts";
+import { waitFor } from "../../src/testing/queue/wait-for.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testPipeline } from "../../src/testing/test-pipeline.ts";
 import { cliEnv } from "./cli-env.ts";

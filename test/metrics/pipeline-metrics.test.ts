@@ -1,9 +1,9 @@
 import { Registry as PromRegistry } from "prom-client";
 import { expect, it } from "vitest";
-import { lintExposition } from "../../src/engine/metrics/exposition-lint.ts";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { pipelines } from "../../src/pipelines/index.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { lintExposition } from "../../src/testing/exposition-lint.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 
 describeEachDialect("pipelines' metrics follow promtool's rules", (h) => {

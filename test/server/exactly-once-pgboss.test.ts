@@ -3,10 +3,10 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { openQueueFromSpec } from "../../src/engine/queue/testing/queue-spec.ts";
 import { RUN_QUEUE, RUN_SEND_DEFAULTS } from "../../src/engine/run-requests/run-request.ts";
 import { newRunId } from "../../src/engine/runs/run-id.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
+import { openQueueFromSpec } from "../../src/testing/queue/queue-spec.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
 import { testRegistry } from "../../src/testing/test-pipeline.ts";
 import { cliEnv } from "../cli/cli-env.ts";

@@ -4,11 +4,11 @@
 import { expect, it, onTestFinished } from "vitest";
 import { openQueue } from "../../src/engine/queue/open-queue.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
-import { waitFor } from "../../src/engine/queue/testing/wait-for.ts";
 import { RunRepo } from "../../src/engine/runs/run-repo.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { addEchoJob } from "../../src/testing/echo-job-queue.ts";
+import { waitFor } from "../../src/testing/queue/wait-for.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 import { openUi, storedRun } from "./ui-app.ts";
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { typed } from "../../infra/db/open-database.ts";
 import { silentLogger } from "../../infra/logging/logger.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
+import { lintExposition } from "../../testing/exposition-lint.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import type { EngineTables } from "../engine-tables.ts";
 import { startFakeServer } from "../fakes/fake-server.ts";
@@ -11,7 +12,6 @@ import { HttpClient } from "../http/http-client.ts";
 import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
-import { lintExposition } from "./exposition-lint.ts";
 import { httpMetricsHook, useProcessMetrics } from "./http-metrics-hook.ts";
 import { TidemarkMetrics } from "./tidemark-metrics.ts";
 

@@ -4,18 +4,18 @@ import {
   conformanceContext,
   type QueueConformanceOptions,
   type QueueConformanceTarget,
-} from "./testing/conformance-context.ts";
-import { deferredTests } from "./testing/conformance-deferred.ts";
-import { deliveryTests } from "./testing/conformance-delivery.ts";
-import { failureTests } from "./testing/conformance-failures.ts";
-import { inspectionTests } from "./testing/conformance-inspection.ts";
-import { processTests } from "./testing/conformance-processes.ts";
-import { stopTests } from "./testing/conformance-stop.ts";
+} from "../../testing/queue/conformance-context.ts";
+import { deferredTests } from "../../testing/queue/conformance-deferred.ts";
+import { deliveryTests } from "../../testing/queue/conformance-delivery.ts";
+import { failureTests } from "../../testing/queue/conformance-failures.ts";
+import { inspectionTests } from "../../testing/queue/conformance-inspection.ts";
+import { processTests } from "../../testing/queue/conformance-processes.ts";
+import { stopTests } from "../../testing/queue/conformance-stop.ts";
 
 export type {
   QueueConformanceOptions,
   QueueConformanceTarget,
-} from "./testing/conformance-context.ts";
+} from "../../testing/queue/conformance-context.ts";
 
 /**
  * Registers the behaviour every Queue engine must show: delivery, singleton dedupe, delayed

@@ -1,5 +1,6 @@
 import { expect, it, onTestFinished } from "vitest";
 import { describeEachDialect } from "../../testing/dialects.ts";
+import { pgBossWorld } from "../../testing/scheduler/pg-boss-world.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { JobService } from "../jobs/job-service.ts";
 import { openQueue } from "../queue/open-queue.ts";
@@ -8,7 +9,6 @@ import type { Runtime } from "../runtime/runtime.ts";
 import type { Fire } from "./fire.ts";
 import { PgBossScheduler, SCHEDULE_QUEUE_PREFIX } from "./pg-boss-scheduler.ts";
 import { describeSchedulerConformance } from "./scheduler.conformance.ts";
-import { pgBossWorld } from "./testing/pg-boss-world.ts";
 
 async function pgBossQueue(rt: Runtime) {
   const target = rt.config.database;

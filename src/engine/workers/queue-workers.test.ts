@@ -1,6 +1,7 @@
 import { expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
 import { describeEachDialect } from "../../testing/dialects.ts";
+import { waitFor } from "../../testing/queue/wait-for.ts";
 import { testPipeline } from "../../testing/test-pipeline.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { UsageError } from "../errors.ts";
@@ -8,7 +9,6 @@ import { openQueue } from "../queue/open-queue.ts";
 import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
 import type { QueueHandlerContext } from "../queue/queue-handler-definition.ts";
 import { defineQueueHandler, sendBatchTo, sendTo } from "../queue/queue-handler-definition.ts";
-import { waitFor } from "../queue/testing/wait-for.ts";
 import { definePipeline } from "../registry/pipeline-definition.ts";
 import { Registry } from "../registry/registry.ts";
 import { RUN_QUEUE } from "../run-requests/run-request.ts";

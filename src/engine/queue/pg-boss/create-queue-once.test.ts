@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../../testing/dialects.ts";
-import { openQueueFromSpec } from "../testing/queue-spec.ts";
+import { openQueueFromSpec } from "../../../testing/queue/queue-spec.ts";
 
 describeEachDialect("pg-boss queue creation", (h) => {
   it.skipIf(h.dialect !== "postgres")(

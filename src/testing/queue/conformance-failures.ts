@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
-import { PermanentQueueError } from "../queue-errors.ts";
+import { PermanentQueueError } from "../../engine/queue/queue-errors.ts";
 import { type ConformanceContext, FAST, recorder } from "./conformance-context.ts";
 import { waitFor, waitForState } from "./wait-for.ts";
 

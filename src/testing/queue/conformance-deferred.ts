@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
-import type { QueueHandler } from "../queue.ts";
+import type { QueueHandler } from "../../engine/queue/queue.ts";
 import { type ConformanceContext, FAST } from "./conformance-context.ts";
 import { waitForState } from "./wait-for.ts";
 

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { onTestFinished } from "vitest";
-import { openQueue } from "../../queue/open-queue.ts";
-import { pgBossOf } from "../../queue/pg-boss/pg-boss-of.ts";
-import type { Queue } from "../../queue/queue.ts";
-import { waitFor } from "../../queue/testing/wait-for.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
-import { createScheduler } from "../create-scheduler.ts";
-import { SCHEDULE_QUEUE_PREFIX } from "../pg-boss-scheduler.ts";
-import type { Scheduler } from "../scheduler.ts";
+import { openQueue } from "../../engine/queue/open-queue.ts";
+import { pgBossOf } from "../../engine/queue/pg-boss/pg-boss-of.ts";
+import type { Queue } from "../../engine/queue/queue.ts";
+import type { Runtime } from "../../engine/runtime/runtime.ts";
+import { createScheduler } from "../../engine/scheduler/create-scheduler.ts";
+import { SCHEDULE_QUEUE_PREFIX } from "../../engine/scheduler/pg-boss-scheduler.ts";
+import type { Scheduler } from "../../engine/scheduler/scheduler.ts";
+import { waitFor } from "../queue/wait-for.ts";
 import {
   minuteOf,
   type RecordedFire,

@@ -1,6 +1,6 @@
-import type { Runtime } from "../../runtime/runtime.ts";
-import type { FireDispatcher } from "../fire.ts";
-import type { Scheduler } from "../scheduler.ts";
+import type { Runtime } from "../../engine/runtime/runtime.ts";
+import type { FireDispatcher } from "../../engine/scheduler/fire.ts";
+import type { Scheduler } from "../../engine/scheduler/scheduler.ts";
 
 /** One fire as a conformance world's dispatcher saw it. */
 export interface RecordedFire {

@@ -1,4 +1,4 @@
-import { JobService } from "../../jobs/job-service.ts";
+import { JobService } from "../../engine/jobs/job-service.ts";
 import type { SchedulerWorld } from "./scheduler-world.ts";
 
 /** Every minute: each letCome() brings one occurrence. */

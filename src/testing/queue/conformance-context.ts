@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { onTestFinished } from "vitest";
-import type { Queue, QueueHandler, QueueMessage } from "../queue.ts";
+import type { Queue, QueueHandler, QueueMessage } from "../../engine/queue/queue.ts";
 import { openQueueFromSpec, type QueueSpec } from "./queue-spec.ts";
 
 /** Time settings an engine needs to run the suite quickly but reliably. */

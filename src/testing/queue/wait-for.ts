@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MessageState, Queue, QueueMessageInfo } from "../queue.ts";
+import type { MessageState, Queue, QueueMessageInfo } from "../../engine/queue/queue.ts";
 
 type Falsy = undefined | null | false | "";
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { JobService } from "../../jobs/job-service.ts";
+import { JobService } from "../../engine/jobs/job-service.ts";
 import { addJob, dailyAt, firedJobs } from "./conformance-jobs.ts";
 import type { SchedulerWorld } from "./scheduler-world.ts";
 

@@ -1,12 +1,12 @@
-import type { DatabaseTarget } from "../../../infra/config/load-config.ts";
-import { migrateToLatest } from "../../../infra/db/migrator.ts";
-import { openDatabase } from "../../../infra/db/open-database.ts";
-import { type Logger, silentLogger } from "../../../infra/logging/logger.ts";
-import { systemClock } from "../../context/clock.ts";
-import { engineMigrations } from "../../migrations/index.ts";
-import { DriverQueue } from "../driver-queue.ts";
-import { EmbeddedDriver } from "../embedded/embedded-driver.ts";
-import type { Queue } from "../queue.ts";
+import { systemClock } from "../../engine/context/clock.ts";
+import { engineMigrations } from "../../engine/migrations/index.ts";
+import { DriverQueue } from "../../engine/queue/driver-queue.ts";
+import { EmbeddedDriver } from "../../engine/queue/embedded/embedded-driver.ts";
+import type { Queue } from "../../engine/queue/queue.ts";
+import type { DatabaseTarget } from "../../infra/config/load-config.ts";
+import { migrateToLatest } from "../../infra/db/migrator.ts";
+import { openDatabase } from "../../infra/db/open-database.ts";
+import { type Logger, silentLogger } from "../../infra/logging/logger.ts";
 
 /** Where a queue lives, as JSON a child process can be given to open the same store. */
 export type QueueSpec =
@@ -28,7 +28,7 @@ export async function openQueueFromSpec(
   logger: Logger = silentLogger(),
 ): Promise<OpenedQueue> {
   if (spec.engine === "pg-boss") {
-    const { PgBossDriver } = await import("../pg-boss/pg-boss-driver.ts");
+    const { PgBossDriver } = await import("../../engine/queue/pg-boss/pg-boss-driver.ts");
     const driver = await PgBossDriver.open({ ...spec, logger, poolSize: 4 });
     const queue = new DriverQueue(driver, logger);
     return { queue, close: () => queue.close() };

@@ -132,7 +132,7 @@ export function deliveryTests(c: ConformanceContext): void {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const { PermanentQueueError } = await import("../queue-errors.ts");
+    const { PermanentQueueError } = await import("../../engine/queue/queue-errors.ts");
     const r = recorder(async (m) => {
       if (m.payload === "a") throw new PermanentQueueError("bad");
       if (m.payload === "b") await held;

@@ -1,10 +1,10 @@
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../context/clock.ts";
-import { openQueue } from "../../queue/open-queue.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
-import { createScheduler } from "../create-scheduler.ts";
-import { EmbeddedScheduler } from "../embedded-scheduler.ts";
-import type { Scheduler } from "../scheduler.ts";
+import type { Clock } from "../../engine/context/clock.ts";
+import { openQueue } from "../../engine/queue/open-queue.ts";
+import type { Runtime } from "../../engine/runtime/runtime.ts";
+import { createScheduler } from "../../engine/scheduler/create-scheduler.ts";
+import { EmbeddedScheduler } from "../../engine/scheduler/embedded-scheduler.ts";
+import type { Scheduler } from "../../engine/scheduler/scheduler.ts";
 import {
   minuteOf,
   type RecordedFire,

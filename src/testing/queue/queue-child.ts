@@ -4,7 +4,7 @@
 
 import { appendFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { WorkOptions } from "../queue.ts";
+import type { WorkOptions } from "../../engine/queue/queue.ts";
 import { openQueueFromSpec, type QueueSpec } from "./queue-spec.ts";
 
 /** What the child does. */
