@@ -67,7 +67,7 @@ export const testPipeline = definePipeline({
   name: "lab",
   description: "test pipeline",
   jobTypes: [echoJobType],
-  // A pipeline metric read from its own table on each scrape, like snapshots' §14 figures.
+  // A pipeline metric read from its own table on each scrape, like snapshots' monitoring figures.
   async metrics(register, runtime) {
     const { Gauge } = await import("prom-client");
     new Gauge({

@@ -12,7 +12,7 @@ import { spawnCli } from "../../src/testing/run-cli.ts";
 import { startBooksFake, startCapture } from "./support/books-harness.ts";
 import { cliEnv } from "./support/cli-env.ts";
 
-// The issue's params, as written.
+// The documented example params, as written.
 const JOB_YAML = `queries: ["intitle:consulting", "subject:management"]
 max_per_run: 80
 google_books: { langRestrict: ja, printType: books, orderBy: newest }

@@ -1,4 +1,4 @@
-// rakuten.embedding-source and rakuten.embedding on both dialects: the §6.4 diff rules.
+// rakuten.embedding-source and rakuten.embedding on both dialects: the diff rules of docs/pipelines/rakuten.md (Embeddings).
 import { describe, expect, it, onTestFinished } from "vitest";
 import { lexicalEmbedding } from "../../src/pipelines/rakuten/embeddings/lexical-embedding.ts";
 import {

@@ -79,7 +79,7 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
     expect(r.stderr).toBe("tidemark: two: FAIL ENCODING_INVALID\n");
   });
 
-  it("a parallel run of the same supplier is refused with exit 3 (§5)", async () => {
+  it("a parallel run of the same supplier is refused with exit 3", async () => {
     const f = await cliFixture(h);
     f.config(
       "acme",
@@ -195,7 +195,7 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
     });
   });
 
-  it("the snapshots commands offer no way to publish a FAIL or write into state_store (§17)", async () => {
+  it("the snapshots commands offer no way to publish a FAIL or write into state_store", async () => {
     const f = await cliFixture(h);
     const r = await f.run(["snapshots", "--help"]);
     const commands = [...r.stdout.matchAll(/^ {2}(\w[\w-]*)/gm)].map((m) => m[1]);

@@ -10,7 +10,7 @@ function rows(good: number, bad: number, prefix = "S"): string {
   return csv(...out);
 }
 
-describeEachDialect("snapshots DQ runs (§8)", (h) => {
+describeEachDialect("snapshots DQ runs", (h) => {
   it("bad_ratio exactly at max_bad_ratio passes; one more bad row fails and publishes nothing", async () => {
     const t = await snapshotHarness(h);
     t.config("acme");
@@ -54,7 +54,7 @@ describeEachDialect("snapshots DQ runs (§8)", (h) => {
     });
   });
 
-  it("0 facts with allow_empty_snapshot publishes an empty state: every SKU now counts as 0 (§2.1)", async () => {
+  it("0 facts with allow_empty_snapshot publishes an empty state: every SKU now counts as 0", async () => {
     const t = await snapshotHarness(h);
     t.config("acme", CONFIG.replace("allow_empty_snapshot: false", "allow_empty_snapshot: true"));
     await t.put("acme", "full.csv", rows(3, 0), 200);

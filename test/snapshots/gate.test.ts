@@ -21,7 +21,7 @@ async function withPublishedState(t: SnapHarness): Promise<string> {
   return result.run_id;
 }
 
-/** The §7 consequences of a gate FAIL: broken/, manifest FAIL, nothing published. */
+/** The consequences of a gate FAIL: broken/, manifest FAIL, nothing published. */
 async function expectGateFail(t: SnapHarness, file: string, reason: string, previous: string) {
   const { report, result } = await t.ingest("acme");
   expect(result).toMatchObject({ status: "FAIL", reason_code: reason });
@@ -40,7 +40,7 @@ async function expectGateFail(t: SnapHarness, file: string, reason: string, prev
   return result;
 }
 
-describeEachDialect("snapshots gate (§7)", (h) => {
+describeEachDialect("snapshots gate", (h) => {
   it("size 0 → FILE_EMPTY", async () => {
     const t = await snapshotHarness(h);
     const prev = await withPublishedState(t);

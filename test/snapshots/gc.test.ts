@@ -22,7 +22,7 @@ async function threeStates(t: SnapHarness): Promise<string[]> {
   return ids;
 }
 
-describeEachDialect("snapshots gc (§13, §12.2)", (h) => {
+describeEachDialect("snapshots gc", (h) => {
   it("keeps the active state and states replaced less than state_retention_hours ago", async () => {
     const t = await snapshotHarness(h);
     t.config("acme");

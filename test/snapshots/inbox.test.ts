@@ -7,7 +7,7 @@ const A = csv("A1,Молоток,5,100.00");
 const B = csv("A1,Молоток,6,100.00");
 const C = csv("A1,Молоток,7,100.00");
 
-describeEachDialect("snapshots inbox (§4)", (h) => {
+describeEachDialect("snapshots inbox", (h) => {
   it("newest unique file by mtime is processed; older unique ones are obsolete; the inbox ends empty", async () => {
     const t = await snapshotHarness(h);
     t.config("acme");
@@ -25,7 +25,7 @@ describeEachDialect("snapshots inbox (§4)", (h) => {
     expect((await t.stateFacts("acme"))[0]).toMatchObject({ payload: { qty: 7 } });
   });
 
-  it("files whose SHA-256 was accepted are duplicates: quarantined, never a second PASS (§15)", async () => {
+  it("files whose SHA-256 was accepted are duplicates: quarantined, never a second PASS", async () => {
     const t = await snapshotHarness(h);
     t.config("acme");
     await t.put("acme", "day1.csv", A, 100);
@@ -58,7 +58,7 @@ describeEachDialect("snapshots inbox (§4)", (h) => {
     expect(result.inbox.obsolete).toEqual([]);
   });
 
-  it("a file still growing (mtime inside file_stability_window) and *.tmp uploads are left alone (§4.2)", async () => {
+  it("a file still growing (mtime inside file_stability_window) and *.tmp uploads are left alone", async () => {
     const t = await snapshotHarness(h);
     t.config("acme", CONFIG.replace("file_stability_window: 0", "file_stability_window: 30"));
     await t.put("acme", "fresh.csv", A, 5);
@@ -100,7 +100,7 @@ describeEachDialect("snapshots inbox (§4)", (h) => {
     expect(await t.storage.readCurrent("acme")).toBeUndefined();
   });
 
-  it("no DQ config → FAIL CONFIG_DQ_MISSING; the file waits in the inbox for the config (§8, §17)", async () => {
+  it("no DQ config → FAIL CONFIG_DQ_MISSING; the file waits in the inbox for the config", async () => {
     const t = await snapshotHarness(h);
     await t.put("acme", "x.csv", A);
     const { result } = await t.ingest("acme");

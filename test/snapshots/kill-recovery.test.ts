@@ -34,7 +34,7 @@ function passesOf(f: CliFixture, sha: string): string[] {
   });
 }
 
-describeEachDialect("snapshots: killed at any point (§15)", (h) => {
+describeEachDialect("snapshots: killed at any point", (h) => {
   it.each(CRASH_STAGES)(
     "SIGKILL at %s: a whole state stays published, the next run works, no second PASS",
     async (stage) => {

@@ -8,7 +8,7 @@ import { CONFIG, csv, snapshotHarness } from "./support/harness.ts";
 
 const GOOD = csv("A1,a,5,1.00");
 
-describeEachDialect("snapshots monitoring (§14)", (h) => {
+describeEachDialect("snapshots monitoring", (h) => {
   it("state age, FAILs in a row and the same SHA in a row, with alerts at the thresholds", async () => {
     const t = await snapshotHarness(h);
     t.config(

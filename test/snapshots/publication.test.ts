@@ -12,8 +12,8 @@ const lines = (text: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-describeEachDialect("snapshots publication (§9–§12)", (h) => {
-  it("a PASS writes the run artifacts with the seed's fields and publishes an immutable state", async () => {
+describeEachDialect("snapshots publication", (h) => {
+  it("a PASS writes the run artifacts with the documented fields and publishes an immutable state", async () => {
     const t = await snapshotHarness(h);
     t.config("acme", CONFIG.replace("max_bad_ratio: 0.10", "max_bad_ratio: 0.5"));
     await t.put(
@@ -24,7 +24,7 @@ describeEachDialect("snapshots publication (§9–§12)", (h) => {
     const { report, result } = await t.ingest("acme");
     expect(result).toMatchObject({ status: "PASS", good_rows: 2, bad_rows: 1 });
     const runId = result.run_id;
-    // §6 run_id; the engine run is recorded too, under the supplier's lease key.
+    // run_id `<supplier>_<ts>_<rand6>`; the engine run is recorded too, under the supplier's lease key.
     expect(runId).toMatch(/^acme_\d{8}T\d{6}Z_[0-9a-f]{6}$/);
     expect(runId).toMatch(SNAPSHOT_RUN_ID);
     const engineRun = await new RunRepo(t.rt.db).get(report.runId);
@@ -104,7 +104,7 @@ describeEachDialect("snapshots publication (§9–§12)", (h) => {
       manifest_path: `runs/${runId}/manifest.json`,
       accepted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
-    // §12: state_store written once, read-only; current is a symlink to it.
+    // state_store written once, read-only; current is a symlink to it.
     const stateFacts = t.file(`state_store/acme/${runId}/facts.ndjson`);
     expect(readFileSync(stateFacts, "utf8")).toBe(
       readFileSync(t.file(`runs/${runId}/facts.ndjson`), "utf8"),
@@ -114,7 +114,7 @@ describeEachDialect("snapshots publication (§9–§12)", (h) => {
     expect(readlinkSync(t.file("state/current/acme"))).toBe(`../../state_store/acme/${runId}`);
   });
 
-  it("full snapshot (§2.1): SKUs missing from the next file are removed (now 0); added and changed are reported", async () => {
+  it("full snapshot: SKUs missing from the next file are removed (now 0); added and changed are reported", async () => {
     const t = await snapshotHarness(h);
     t.config("acme");
     await t.put("acme", "d1.csv", csv("A1,a,5,1.00", "A2,b,3,1.00", "A3,c,1,1.00"), 200);

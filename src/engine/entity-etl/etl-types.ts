@@ -16,7 +16,7 @@ export type EtlContext = Pick<
   | "progress"
 >;
 
-/** Targets (source ids): a list, an async stream, or a function giving either (seed's target provider). */
+/** Targets (source ids): a list, an async stream, or a function giving either. */
 export type TargetSource =
   | Iterable<string>
   | AsyncIterable<string>

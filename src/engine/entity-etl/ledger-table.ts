@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { columnTypes, dialectOf, ensureSchema } from "../../infra/db/dialect.ts";
 
 /**
- * Kysely type of a ledger table (the seed's `staging`): the latest content hash of every
+ * Kysely type of a ledger table (a pipeline's `staging`): the latest content hash of every
  * target, where its raw document is, and which apply version last applied it.
  */
 export interface LedgerTable {

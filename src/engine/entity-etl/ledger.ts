@@ -3,7 +3,7 @@ import { type Database, typed } from "../../infra/db/open-database.ts";
 import { type Clock, isoTimestamp } from "../context/clock.ts";
 import { checkLedgerTableName, type LedgerRow, type LedgerTable } from "./ledger-table.ts";
 
-/** A ledger row to write after its raw document was saved (seed's StagingRow). */
+/** A ledger row to write after its raw document was saved. */
 export interface LedgerUpsert {
   sourceId: string;
   contentHash: string;
@@ -60,7 +60,7 @@ function isDatabase(db: Database | Kysely<object>): db is Database {
 }
 
 /**
- * A pipeline's ledger table (seed's staging repo): the latest content hash per
+ * A pipeline's ledger table (its staging table): the latest content hash per
  * (source, entity, source_id), the raw key it was saved under, and the apply version that last
  * applied it. The table name is the pipeline's (`apl.staging`), created by `createLedgerTable`.
  * Writes belong in a fenced commit: `ledger.within(tx)`.

@@ -3,7 +3,7 @@ import { canonicalJsonAndHash } from "../hashing/content-hash.ts";
 import { checkRawEnv } from "./raw-env-marker.ts";
 import { hashOfRawKey, type RawKeyParts, rawKey, rawTargetPrefix } from "./raw-key.ts";
 
-/** Where a normalized document lives and what the store said about it (seed's RawPutResult). */
+/** Where a normalized document lives and what the store said about it. */
 export interface RawPutResult {
   key: string;
   contentHash: string;

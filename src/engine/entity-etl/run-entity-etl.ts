@@ -18,7 +18,7 @@ import { mapBounded } from "./map-bounded.ts";
 import { checkRawSegment, rawSegmentProblem } from "./raw-key.ts";
 import { type RawPutResult, RawStore } from "./raw-store.ts";
 
-/** What `runEntityEtl` needs: the seed's `run_entity_etl` arguments, typed. */
+/** What `runEntityEtl` needs: the entity, its loader, ledger and apply step, typed. */
 export interface EntityEtlOptions<R, N, DB> extends EtlTuning, EtlAppliers<N, DB> {
   ctx: EtlContext;
   /** `source=` of the raw key and the ledger, e.g. the API's name. */

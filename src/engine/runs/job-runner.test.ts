@@ -12,7 +12,7 @@ import { RUN_ID_PATTERN } from "./run-id.ts";
 import { RunRepo } from "./run-repo.ts";
 
 describeEachDialect("job runner", (h) => {
-  it("records a successful run with the context the seed defines", async () => {
+  it("records a successful run with the context a job receives", async () => {
     const clock = new ManualClock("2026-03-04T05:06:07.890Z");
     const rt = await openTestRuntime(h, { clock });
     const report = await executeRun(rt, {

@@ -1,8 +1,8 @@
 /**
  * Per-process schedule offsets: each job's offset is drawn once (uniform in
- * [0, jitter seconds], whole seconds) the first time this process schedules it, as seed 004's
- * `${s} ${m}/5 * * * *` draws its second and minute once per process to spread load. A job
- * whose jitter setting changes gets a new draw.
+ * [0, jitter seconds], whole seconds) the first time this process schedules it, the way a
+ * `${s} ${m}/5 * * * *` schedule with random fields draws its second and minute once per
+ * process to spread load. A job whose jitter setting changes gets a new draw.
  */
 export class JitterTable {
   readonly #drawn = new Map<string, { max: number; offsetMs: number }>();

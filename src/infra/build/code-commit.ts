@@ -54,7 +54,7 @@ function buildCommit(): string | undefined {
 }
 
 /**
- * The code version a run records (snapshots manifest.code_commit, §10): TIDEMARK_CODE_COMMIT
+ * The code version a run records (snapshots manifest.code_commit): TIDEMARK_CODE_COMMIT
  * when set, else the commit dist/ was built from, else the commit the package's git checkout
  * is on (sources), else "unknown".
  */

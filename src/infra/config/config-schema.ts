@@ -33,7 +33,7 @@ const POSTGRES_URL_UNPARSABLE =
 /** The validated shape of tidemark.yaml (after TIDEMARK_* overrides). */
 export const configSchema = z
   .object({
-    /** Deployment environment, as seed 000's JobContext.env. */
+    /** Deployment environment, as a job's context carries it (`ctx.env`). */
     env: z.enum(["dev", "prod"]).default("dev"),
     /** Folder for the SQLite file, blobs and pipeline files; relative to the config file. */
     data_dir: z.string().min(1).default("./data"),

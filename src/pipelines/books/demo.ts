@@ -14,7 +14,7 @@ import { resolveBooksSettings } from "./settings.ts";
 import type { BooksTables } from "./tables.ts";
 
 const JOB = "consultant-books";
-/** The example params, minus the key (the fake needs none). */
+/** The documented example params, minus the key (the fake needs none). */
 const PARAMS = {
   queries: ["intitle:consulting", "subject:management"],
   max_per_run: 80,

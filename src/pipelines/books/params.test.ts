@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { booksRunParams } from "./params.ts";
 
-// The issue's example, as YAML.
+// The example of docs/pipelines/books.md, as YAML.
 const EXAMPLE = `
 queries: ["intitle:consulting", "subject:management"]
 max_per_run: 80
@@ -18,7 +18,7 @@ function issues(input: unknown): string[] {
 }
 
 describe("books.run params", () => {
-  it("accepts the issue's example as written and fills defaults", () => {
+  it("accepts the documented example as written and fills defaults", () => {
     const parsed = booksRunParams.parse(parse(EXAMPLE));
     expect(parsed).toEqual({
       queries: ["intitle:consulting", "subject:management"],

@@ -32,7 +32,7 @@ const googleBooksOptions = z.strictObject({
 
 const email = z.email();
 
-/** Params of a `books.run` job (the issue's YAML example is accepted as written). */
+/** Params of a `books.run` job (the YAML example of docs/pipelines/books.md is accepted as written). */
 export const booksRunParams = z
   .strictObject({
     /** Google Books `q` strings; together they form the query set of one cursor. */

@@ -15,7 +15,7 @@ export const emailAnalyticsFetchParams = z.strictObject({
 /** Validated `email-analytics.fetch` params. */
 export type EmailAnalyticsFetchParams = z.output<typeof emailAnalyticsFetchParams>;
 
-/** The job as the issue runs it: no params (every 5 minutes, 10,000 events a cycle). */
+/** The job as shipped: no params (every 5 minutes, 10,000 events a cycle). */
 export const emailAnalyticsFetchExample = {};
 
 /** Every fetch job shares one lease: Ghost's `fetching` flag, across processes. */

@@ -37,7 +37,7 @@ export function entityLeaseKey(entity: string): string {
   return `rakuten:${entity}`;
 }
 
-/** `rakuten.ranking` (JOB-R-01). */
+/** `rakuten.ranking`. */
 export const rankingJobType = defineJobType({
   name: "rakuten.ranking",
   description:
@@ -52,7 +52,7 @@ export const rankingJobType = defineJobType({
   },
 });
 
-/** `rakuten.item` (JOB-I-01). */
+/** `rakuten.item`. */
 export const itemJobType = defineJobType({
   name: "rakuten.item",
   description:
@@ -67,7 +67,7 @@ export const itemJobType = defineJobType({
   },
 });
 
-/** `rakuten.genre` (JOB-G-01). */
+/** `rakuten.genre`. */
 export const genreJobType = defineJobType({
   name: "rakuten.genre",
   description: "Rakuten genres of the items saved today (UTC)",
@@ -81,7 +81,7 @@ export const genreJobType = defineJobType({
   },
 });
 
-/** `rakuten.tag` (JOB-T-01). */
+/** `rakuten.tag`. */
 export const tagJobType = defineJobType({
   name: "rakuten.tag",
   description: "Rakuten tags (and their groups) of the items saved today (UTC)",
@@ -95,7 +95,7 @@ export const tagJobType = defineJobType({
   },
 });
 
-/** `rakuten.is-active` (JOB-A-01). */
+/** `rakuten.is-active`. */
 export const isActiveJobType = defineJobType({
   name: "rakuten.is-active",
   description:
@@ -124,7 +124,7 @@ export const reapplyJobType = defineJobType({
   },
 });
 
-/** `rakuten.embedding-source` (JOB-E-01). */
+/** `rakuten.embedding-source`. */
 export const embeddingSourceJobType = defineJobType({
   name: "rakuten.embedding-source",
   description:
@@ -138,7 +138,7 @@ export const embeddingSourceJobType = defineJobType({
   },
 });
 
-/** `rakuten.embedding` (JOB-E-02). */
+/** `rakuten.embedding`. */
 export const embeddingJobType = defineJobType({
   name: "rakuten.embedding",
   description:

@@ -1,5 +1,5 @@
 /**
- * Snapshots pipeline (seed 002, ETL CANON): ingestion of supplier full-snapshot files
+ * Snapshots pipeline (docs/pipelines/snapshots.md): ingestion of supplier full-snapshot files
  * (CSV/XLSX) from an inbox into an immutable, atomically published per-supplier state.
  * This module stays light (zod + definition helpers): every implementation loads on first use.
  */

@@ -13,5 +13,5 @@ export const ingestParams = z
 /** Validated `snapshots.ingest` params. */
 export type IngestParams = z.output<typeof ingestParams>;
 
-/** Lease key of a supplier: the per-supplier lock of seed §5. */
+/** Lease key of a supplier: one run per supplier at a time. */
 export const supplierLeaseKey = (supplier: string) => `snapshots:${supplier}`;

@@ -7,7 +7,7 @@ export type SnapshotRunStatus = "RUNNING" | "PASS" | "FAIL" | "NO_INPUT" | "INTE
 
 /** `snapshots.run`: one row per seed run. */
 export interface RunTable {
-  /** Seed run id `<supplier>_<ts>_<rand6>`; the primary key guarantees uniqueness (§6). */
+  /** Run id `<supplier>_<ts>_<rand6>`; the primary key guarantees uniqueness. */
   run_id: string;
   supplier: string;
   /** The engine run (tm_runs) that executed it. */
@@ -27,7 +27,7 @@ export interface RunTable {
   published_at: string | null;
 }
 
-/** What happened to an input file seen in the inbox (drift detection, §14). */
+/** What happened to an input file seen in the inbox (drift detection). */
 export type InputDisposition = "selected" | "duplicate" | "obsolete";
 
 /** `snapshots.input_event`: one row per inbox file a run saw. */

@@ -131,7 +131,7 @@ export function registerJobRoutes(app: OpenAPIHono, services: ServerServices): v
     if (queued.replayed) c.header("Idempotent-Replayed", "true");
     const { runId, messageId, jobName, dryRun, limit } = queued;
     return c.json(
-      // `run_id` too: the name the webhook and the issue's contract use for the same id.
+      // `run_id` too: the name the run webhook's payload uses for the same id.
       { runId, run_id: runId, messageId, jobName, status: "queued" as const, dryRun, limit },
       202,
     );

@@ -97,7 +97,7 @@ export async function openBooksRuntime(
   return { runtime, logs: lines };
 }
 
-/** The example params, with overrides. */
+/** The documented example params, with overrides. */
 export function exampleParams(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     queries: ["intitle:consulting", "subject:management"],

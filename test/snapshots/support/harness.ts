@@ -19,7 +19,7 @@ import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { ManualClock } from "../../../src/testing/manual-clock.ts";
 import { openTestRuntime } from "../../../src/testing/test-runtime.ts";
 
-/** The minimal config with the stability window off (tests set mtimes explicitly). */
+/** The documented minimal config with the stability window off (tests set mtimes explicitly). */
 export const CONFIG = MINIMAL_CONFIG.replace(
   "file_stability_window: 30",
   "file_stability_window: 0",

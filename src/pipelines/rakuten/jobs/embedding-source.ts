@@ -1,5 +1,5 @@
 /**
- * `rakuten.embedding-source` (JOB-E-01): builds each item's embedding text from `apl.item`
+ * `rakuten.embedding-source`: builds each item's embedding text from `apl.item`
  * (name, catch copy, genre name, tag names, start of the caption) with its source hash, and
  * writes only the rows whose hash differs from `apl.item_embedding_source`, through the run's
  * fenced commit. It does not use the entity ETL skeleton: its input is the database, not an API.

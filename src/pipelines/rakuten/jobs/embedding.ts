@@ -1,5 +1,5 @@
 /**
- * `rakuten.embedding` (JOB-E-02): embeds the diff of `apl.item_embedding_source` against
+ * `rakuten.embedding`: embeds the diff of `apl.item_embedding_source` against
  * `apl.item_embedding` — items with no embedding, whose source hash changed, embedded by
  * another model or under another EMBEDDING_APPLY_VERSION — in batches of `embeddings.batch_size`, and stores each vector with the model
  * name and the source hash it was computed from, one fenced commit per batch. A batch the

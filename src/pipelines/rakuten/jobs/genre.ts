@@ -21,7 +21,7 @@ export async function applyGenre(
   await new GenreRepo(input.tx, meta.now()).upsertGenre(input.document, input.contentHash);
 }
 
-/** `rakuten.genre` (JOB-G-01): the genres of the items saved today, through the entity ETL. */
+/** `rakuten.genre`: the genres of the items saved today, through the entity ETL. */
 export async function runGenreJob(
   ctx: JobContext<RakutenSettings>,
   params: GenreParams,

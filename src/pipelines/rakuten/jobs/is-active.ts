@@ -4,7 +4,7 @@ import { countIsActiveChanges, updateIsActive } from "../repos/is-active-repo.ts
 import type { RakutenTables } from "../tables.ts";
 
 /**
- * `rakuten.is-active` (JOB-A-01): an item is active when its genre and its shop are known.
+ * `rakuten.is-active`: an item is active when its genre and its shop are known.
  * One UPDATE through the run's fenced commit; rows whose value does not change are not
  * written (their updated_at included). `--limit N` changes at most N items (lowest ids first);
  * a dry run counts what would change.

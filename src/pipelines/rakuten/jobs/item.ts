@@ -81,7 +81,7 @@ export async function applyItems(
 }
 
 /**
- * `rakuten.item` (JOB-I-01): the items of the genres' current rankings plus the job's item
+ * `rakuten.item`: the items of the genres' current rankings plus the job's item
  * codes, through the entity ETL. An item code Rakuten answers with no item is `not_found`.
  */
 export async function runItemJob(

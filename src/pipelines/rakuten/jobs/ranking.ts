@@ -26,7 +26,7 @@ export async function applyRanking(
   });
 }
 
-/** `rakuten.ranking` (JOB-R-01): each genre's realtime ranking through the entity ETL. */
+/** `rakuten.ranking`: each genre's realtime ranking through the entity ETL. */
 export async function runRankingJob(
   ctx: JobContext<RakutenSettings>,
   params: RankingParams,

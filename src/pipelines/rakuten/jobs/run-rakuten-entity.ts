@@ -12,7 +12,7 @@ import {
 import { RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 
-/** The ledger (seed's `apl.staging`) every Rakuten entity job shares. */
+/** The ledger (`apl.staging`) every Rakuten entity job shares. */
 export const STAGING_TABLE = "apl.staging";
 
 /** What every applier knows besides the document: the run and the time it writes. */

@@ -23,7 +23,7 @@ export async function applyTag(
   await repo.upsertTag(input.document);
 }
 
-/** `rakuten.tag` (JOB-T-01): the tags of the items saved today, through the entity ETL. */
+/** `rakuten.tag`: the tags of the items saved today, through the entity ETL. */
 export async function runTagJob(
   ctx: JobContext<RakutenSettings>,
   params: TagParams,

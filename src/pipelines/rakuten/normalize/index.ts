@@ -21,7 +21,7 @@ export interface RawByEntity {
   tag: TagInput;
 }
 
-/** The seed's `normalize(entity, raw)`: one entry point over the four entities. */
+/** `normalize(entity, raw)`: one entry point over the four entities. */
 export function normalize<E extends RakutenEntity>(
   entity: E,
   raw: RawByEntity[E],
@@ -40,7 +40,7 @@ export function normalize<E extends RakutenEntity>(
   }
 }
 
-/** The seed's `compute_content_hash`: the engine's Python-identical canonical-JSON SHA-256. */
+/** The content hash: the engine's Python-identical canonical-JSON SHA-256. */
 export function computeContentHash(normalized: object): string {
   return contentHash(normalized);
 }

@@ -4,7 +4,7 @@ import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;
 
-/** Genres (seed's GenreRepo). */
+/** Genres. */
 export class GenreRepo {
   constructor(
     private readonly db: Db,

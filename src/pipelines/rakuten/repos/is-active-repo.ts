@@ -17,7 +17,7 @@ function names(db: Db) {
 /** The items whose is_active changes (id, next value), the first `limit` by id when given. */
 function changesCte(db: Db, limit: number | undefined) {
   const t = names(db);
-  // Same computation as the seed's SQL; the changed rows are picked first so --limit caps them.
+  // One SQL statement computes the value (docs/pipelines/rakuten.md); the changed rows are picked first so --limit caps them.
   return sql`
     with computed as (
       select i.id, i.is_active,
@@ -42,7 +42,7 @@ export interface IsActiveChanges {
 }
 
 /**
- * The seed's is_active update: only rows whose value changes are written (updated_at too), at
+ * The is_active update: only rows whose value changes are written (updated_at too), at
  * most `limit` of them (lowest ids first). Returns what it activated and deactivated.
  */
 export async function updateIsActive(

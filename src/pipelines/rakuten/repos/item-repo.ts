@@ -22,7 +22,7 @@ export interface SnapshotMeta {
 }
 
 /**
- * Item-side writes of the item job (seed's ItemRepo): the item row, its shop, its images and
+ * Item-side writes of the item job : the item row, its shop, its images and
  * its market and review snapshots. Used inside the run's fenced commit.
  */
 export class ItemRepo {

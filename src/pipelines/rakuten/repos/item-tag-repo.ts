@@ -3,7 +3,7 @@ import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;
 
-/** The item job's own table: an item's tag set (seed's ItemTagRepo). */
+/** The item job's own table: an item's tag set. */
 export class ItemTagRepo {
   constructor(
     private readonly db: Db,

@@ -5,7 +5,7 @@ import type { RakutenTables } from "../tables.ts";
 import { RankRepo } from "./rank-repo.ts";
 
 /**
- * Which targets each job works on (the seed's policy). "Updated today" means a staging row of
+ * Which targets each job works on (the "saved today" policy of docs/pipelines/rakuten.md). "Updated today" means a staging row of
  * entity `item` whose raw document was saved at or after 00:00 UTC of the run's start day;
  * genres and tags are found by joining those rows to apl.item / apl.item_tag.
  */

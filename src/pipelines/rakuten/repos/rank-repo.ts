@@ -4,7 +4,7 @@ import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;
 
-/** Rank snapshots (seed's RankRepo): one row per position each time a genre's ranking changed. */
+/** Rank snapshots: one row per position each time a genre's ranking changed. */
 export class RankRepo {
   constructor(private readonly db: Db) {}
 

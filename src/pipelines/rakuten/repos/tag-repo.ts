@@ -4,7 +4,7 @@ import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;
 
-/** Tag groups and tags (seed's TagRepo). */
+/** Tag groups and tags. */
 export class TagRepo {
   constructor(
     private readonly db: Db,

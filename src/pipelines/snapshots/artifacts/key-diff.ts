@@ -1,6 +1,6 @@
 /**
  * One pass over the key index, bucket by bucket: finds duplicate keys in the new snapshot
- * (first occurrence wins) and compares it with the previous state (§2.1 full snapshot: a key
+ * (first occurrence wins) and compares it with the previous state (full snapshot: a key
  * absent from the new file is removed, i.e. its stock counts as 0). Memory: one bucket.
  */
 import { readFileSync, writeFileSync } from "node:fs";

@@ -5,7 +5,7 @@ import { checkSupplierName } from "../layout/supplier-name.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 /**
- * `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention (§13, §12.2). A supplier
+ * `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention. A supplier
  * whose config is invalid is not collected: exit 2, named on standard error (with --supplier,
  * nothing else is printed; without, the others are collected and reported first).
  */

@@ -6,7 +6,7 @@ import { openStorage } from "../storage/open-storage.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 /**
- * `tidemark snapshots read <supplier>`: the sanctioned way to read state (§17 forbids reading
+ * `tidemark snapshots read <supplier>`: the sanctioned way to read state (forbids reading
  * state_store directly). Resolves state/current once, then streams that state's facts, so a
  * switch during the read never mixes two snapshots.
  */

@@ -10,7 +10,7 @@ function age(seconds: number): string {
   return `${(seconds / 86_400).toFixed(1)}d`;
 }
 
-/** `tidemark snapshots status [supplier] [--json]`: the §14 monitoring figures. */
+/** `tidemark snapshots status [supplier] [--json]`: the monitoring figures. */
 export async function statusCommand(
   services: CliServices,
   supplier: string | undefined,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { formatZodIssues, readYamlFile } from "../../../engine/index.ts";
 import { DQ_KEYS, type SupplierConfig, supplierConfigSchema } from "./supplier-config.ts";
 
-/** A usable config, or why the run must FAIL (§8: no DQ config → CONFIG_DQ_MISSING). */
+/** A usable config, or why the run must FAIL (no DQ config → CONFIG_DQ_MISSING). */
 export type SupplierConfigResult =
   | { ok: true; config: SupplierConfig; file: string }
   | { ok: false; reason: "CONFIG_DQ_MISSING" | "CONFIG_INVALID"; detail: string; file: string };

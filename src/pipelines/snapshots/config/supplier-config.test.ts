@@ -15,7 +15,7 @@ function dirWith(files: Record<string, string>): string {
 }
 
 describe("supplier config", () => {
-  it("the issue's minimal YAML is accepted as written, with the documented defaults", () => {
+  it("the documented minimal YAML is accepted as written, with the documented defaults", () => {
     const r = loadSupplierConfig(dirWith({ "brinex.yaml": MINIMAL_CONFIG }), "brinex");
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -40,7 +40,7 @@ describe("supplier config", () => {
     });
   });
 
-  it("no file, or a file without a DQ key, is CONFIG_DQ_MISSING (§8)", () => {
+  it("no file, or a file without a DQ key, is CONFIG_DQ_MISSING", () => {
     expect(loadSupplierConfig(dirWith({}), "brinex")).toMatchObject({
       ok: false,
       reason: "CONFIG_DQ_MISSING",
@@ -70,7 +70,7 @@ describe("supplier config", () => {
     }
   });
 
-  it("accepted_runs retention must stay within the seed's 180–365 days", () => {
+  it("accepted_runs retention must stay within the documented 180–365 days", () => {
     const r = loadSupplierConfig(
       dirWith({ "s.yaml": `${MINIMAL_CONFIG}retention: { accepted_runs_days: 30 }\n` }),
       "s",

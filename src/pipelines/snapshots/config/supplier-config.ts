@@ -43,25 +43,25 @@ const retentionSchema = z
     quarantine_days: z.number().int().min(1).default(30),
     archive_days: z.number().int().min(1).default(30),
     runs_days: z.number().int().min(1).default(30),
-    /** runs/<run_id>/diag/ (§3: 3–7 days). */
+    /** runs/<run_id>/diag/ (3–7 days). */
     diag_days: z.number().int().min(3).max(7).default(7),
-    /** accepted_runs (§11: 180–365 days). */
+    /** accepted_runs (180–365 days). */
     accepted_runs_days: z.number().int().min(180).max(365).default(365),
   })
   .strict();
 
 const alertsSchema = z
   .object({
-    /** Alert after this many FAIL runs in a row (§14 repeated FAIL). */
+    /** Alert after this many FAIL runs in a row (repeated FAIL). */
     consecutive_fails: z.number().int().min(1).default(3),
-    /** Alert when the same SHA-256 arrived this many times in a row (§14 drift). */
+    /** Alert when the same SHA-256 arrived this many times in a row (drift). */
     identical_sha_streak: z.number().int().min(2).default(3),
-    /** Alert when the published state is older than this (§14 age); off when absent. */
+    /** Alert when the published state is older than this (age); off when absent. */
     max_state_age_hours: z.number().positive().optional(),
   })
   .strict();
 
-/** etl_ops/config/<supplier>.yaml: the seed's DQ keys plus the file contract the gate checks. */
+/** etl_ops/config/<supplier>.yaml: the three mandatory DQ keys plus the file contract the gate checks. */
 export const supplierConfigSchema = z
   .object({
     min_fact_count: z.number().int().min(0),
@@ -81,11 +81,11 @@ export const supplierConfigSchema = z
     categories: categoriesSchema.optional(),
     /** Header columns not in `columns`: ignore (default) or FAIL with HEADER_MISMATCH. */
     extra_columns: z.enum(["ignore", "fail"]).default("ignore"),
-    /** Seconds a file's size must be unchanged before it is read (§4.2). */
+    /** Seconds a file's size must be unchanged before it is read. */
     file_stability_window: z.number().min(0).default(30),
-    /** The supplier uploads as *.tmp and renames: any other file is complete at once (§4.2). */
+    /** The supplier uploads as *.tmp and renames: any other file is complete at once. */
     atomic_rename: z.boolean().default(false),
-    /** Hours a replaced state is kept after current switched away from it (§12.2). */
+    /** Hours a replaced state is kept after current switched away from it. */
     state_retention_hours: z.number().positive().default(12),
     retention: retentionSchema.default(retentionSchema.parse({})),
     alerts: alertsSchema.default(alertsSchema.parse({})),
@@ -147,5 +147,5 @@ export type SupplierConfig = z.output<typeof supplierConfigSchema>;
 /** One configured column. */
 export type ColumnConfig = SupplierConfig["columns"][number];
 
-/** The seed's three mandatory DQ keys (§8); any of them missing is CONFIG_DQ_MISSING. */
+/** The three mandatory DQ keys; any of them missing is CONFIG_DQ_MISSING. */
 export const DQ_KEYS = ["min_fact_count", "max_bad_ratio", "allow_empty_snapshot"] as const;

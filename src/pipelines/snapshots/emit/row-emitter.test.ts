@@ -45,7 +45,7 @@ function payloadText(line: string): string {
 }
 
 describe("row emitter", () => {
-  it("writes the seed's fact fields; payload is canonical JSON and row_id its SHA-256 (§9.1, §9.2)", () => {
+  it("writes the documented fact fields; payload is canonical JSON and row_id its SHA-256", () => {
     const e = emitterFor(
       [
         { name: "sku", type: "string" },

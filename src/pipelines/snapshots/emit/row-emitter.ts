@@ -1,9 +1,9 @@
 /**
- * Emitter (seed §16): turns each data row into a GOOD fact line or a BAD line. This is the hot
+ * Emitter: turns each data row into a GOOD fact line or a BAD line. This is the hot
  * path, so the payload's canonical JSON is assembled directly from the pre-sorted columns
  * instead of building an object for the engine's general `canonicalJson`: for flat payloads of
  * strings, safe integers and nulls the bytes are identical (checked by a property test against
- * canonicalJson), at a fifth of the cost. row_id = SHA-256 of those bytes (§9.2).
+ * canonicalJson), at a fifth of the cost. row_id = SHA-256 of those bytes.
  */
 import { hash } from "node:crypto";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
@@ -40,7 +40,7 @@ export interface KeyWriter {
 export interface EmitterOptions {
   runId: string;
   supplier: string;
-  /** Facts carry category_key (§9.1 multi-category). */
+  /** Facts carry category_key (multi-category). */
   multiCategory: boolean;
   /** Check text for unpaired surrogates (not needed after the strict UTF-8 decoder). */
   checkSurrogates: boolean;

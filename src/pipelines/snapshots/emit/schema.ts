@@ -73,7 +73,7 @@ export class GateFailure extends Error {
 }
 
 /**
- * Maps a header row onto the schema (§7 schema check): required columns must be present,
+ * Maps a header row onto the schema (schema check): required columns must be present,
  * no configured column may appear twice, and with extra_columns `fail` nothing else may appear.
  */
 export function mapHeader(

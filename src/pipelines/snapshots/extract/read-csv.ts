@@ -79,7 +79,7 @@ export function encodingFailure(
 }
 
 /**
- * Extractor for CSV (§16): decodes, splits records, maps the header (gate schema check) and
+ * Extractor for CSV: decodes, splits records, maps the header (gate schema check) and
  * feeds data rows to the emitter. Gate problems are thrown as GateFailure.
  */
 export async function readCsv(source: ByteSource, o: CsvOptions): Promise<CsvReadInfo> {

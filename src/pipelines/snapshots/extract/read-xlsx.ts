@@ -74,7 +74,7 @@ const zipProblem = (err: Error) =>
     : err.message;
 
 /**
- * Extractor for XLSX (§16), streaming with exceljs. Categories from sheets: each visible
+ * Extractor for XLSX, streaming with exceljs. Categories from sheets: each visible
  * sheet is one category_key (named by categories.sheets or after the sheet); without
  * categories only the first visible sheet is read. Each sheet's first non-blank row is its
  * header (gate schema check per sheet).

@@ -146,7 +146,7 @@ export async function writeSupplierConfig(
   await writeFile(path.join(configDir, `${supplier}.yaml`), yaml);
 }
 
-/** The issue's minimal supplier config (CSV, sku/qty/price/name). */
+/** The documented minimal supplier config (CSV, sku/qty/price/name). */
 export const MINIMAL_CONFIG = `min_fact_count: 1
 max_bad_ratio: 0.10
 allow_empty_snapshot: false

@@ -1,5 +1,5 @@
 /**
- * Retention (seed §13, §12.2) for one supplier, as a plan of deletions. Deleted: old
+ * Retention for one supplier, as a plan of deletions. Deleted: old
  * quarantine and archive files, old runs (diag/ sooner), replaced states once
  * state_retention_hours have passed since current switched away from them, states that were
  * never published, accepted_runs records past their retention. Never deleted: the active state,

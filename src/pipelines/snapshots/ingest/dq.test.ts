@@ -3,7 +3,7 @@ import { badRatio, decideDq } from "./dq.ts";
 
 const cfg = { min_fact_count: 1, max_bad_ratio: 0.1, allow_empty_snapshot: false };
 
-describe("DQ (§8)", () => {
+describe("DQ", () => {
   it("bad_ratio = bad / (good + bad)", () => {
     expect(badRatio(950, 50)).toBe(0.05);
     expect(badRatio(0, 0)).toBe(0);

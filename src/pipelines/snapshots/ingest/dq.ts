@@ -1,7 +1,7 @@
 import type { SupplierConfig } from "../config/supplier-config.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
 
-/** bad_ratio = bad_rows / (good_rows + bad_rows) (§8); 0 for a file without data rows. */
+/** bad_ratio = bad_rows / (good_rows + bad_rows); 0 for a file without data rows. */
 export function badRatio(good: number, bad: number): number {
   const total = good + bad;
   return total === 0 ? 0 : bad / total;
@@ -11,7 +11,7 @@ export function badRatio(good: number, bad: number): number {
 export type DqDecision = { pass: true } | { pass: false; reason: ReasonCode; detail: string };
 
 /**
- * Seed §8. 0 facts: allowed only with allow_empty_snapshot (min_fact_count then does not apply);
+ * The snapshot-level DQ checks. 0 facts: allowed only with allow_empty_snapshot (min_fact_count then does not apply);
  * otherwise fewer than min_fact_count facts FAILs; a ratio equal to max_bad_ratio passes,
  * anything above FAILs.
  */

@@ -116,7 +116,7 @@ export function emptyStats(
 }
 
 /**
- * Ends a run as FAIL (§7): the input goes to quarantine/<s>/broken/ (config failures leave it
+ * Ends a run as FAIL: the input goes to quarantine/<s>/broken/ (config failures leave it
  * in the inbox: the file is not at fault), nothing is published, manifest status=FAIL.
  */
 export async function failRun(

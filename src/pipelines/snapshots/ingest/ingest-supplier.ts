@@ -1,6 +1,6 @@
 /**
- * Ingestion orchestrator (seed §16): recovery → DQ config → inbox (§4) → gate/emit (§7, §9) →
- * DQ (§8) → publication (§12). The caller holds the supplier's lock (§5): the engine lease
+ * Ingestion orchestrator: recovery → DQ config → inbox → gate/emit →
+ * DQ → publication. The caller holds the supplier's lock: the engine lease
  * `snapshots:<supplier>` of the `snapshots.ingest` job type.
  */
 import { describeError } from "../../../engine/index.ts";
@@ -50,7 +50,7 @@ function noFileResult(scope: RunScope, status: "NO_INPUT", detail: string): Inge
   });
 }
 
-/** Ingests the newest stable file of one supplier. Never publishes a FAIL (§17). */
+/** Ingests the newest stable file of one supplier. Never publishes a FAIL. */
 export async function ingestSupplier(
   deps: IngestDeps,
   supplierName: string,

@@ -57,7 +57,7 @@ export interface ParseRequest {
 }
 
 /**
- * Gate (§7) and extraction: the file must exist, be non-empty, readable, of the configured
+ * Gate and extraction: the file must exist, be non-empty, readable, of the configured
  * format, with the required header; then every row is emitted to facts/bad and the key index.
  * Gate failures throw GateFailure; the partial artifacts stay in the work dir for diagnosis.
  */

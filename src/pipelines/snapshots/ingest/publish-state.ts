@@ -19,14 +19,14 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
 }
 
 /**
- * Publication of a PASS (§12, §2.2), in crash-safe order:
+ * Publication of a PASS, in crash-safe order:
  * 1. state_store/<s>/<run_id>/ is written once and sealed (facts, key index, publication.json);
  * 2. current is switched atomically (symlink rename / pointer object) — the commit point,
  *    fenced by the run's lease;
  * 3. the accepted_runs record is written.
  * A crash before 2 leaves the previous state published and an orphan the next run removes;
  * a crash between 2 and 3 is repaired by the next run's recovery from publication.json, so the
- * same file can never PASS twice (§15).
+ * same file can never PASS twice.
  */
 export async function publishState(p: {
   storage: SnapshotStorage;

@@ -38,7 +38,7 @@ export function emptyRecoveryReport(): RecoveryReport {
 }
 
 /**
- * Runs at the start of every ingestion, under the supplier's lock (§5, §15). Current is the
+ * Runs at the start of every ingestion, under the supplier's lock. Current is the
  * commit point: whatever follows a switch (accepted record, manifest, archiving the input) is
  * redone if missing; states never switched to are removed; the previous state stays published.
  * Last, what killed runs left outside the tree (work dirs, unfinished uploads) is deleted.

@@ -1,4 +1,4 @@
-/** The JSON documents of a run: stats.json (§9.4), manifest.json (§10), accepted record (§11). */
+/** The JSON documents of a run: stats.json, manifest.json, accepted record. */
 
 import type { SnapshotDiff } from "../artifacts/key-diff.ts";
 import type { Counts } from "../emit/row-emitter.ts";
@@ -10,7 +10,7 @@ import { badRatio } from "./dq.ts";
 /** Key of a run's manifest. */
 export const manifestKey = (runId: string) => `${runDir(runId)}/${RUN_FILES.manifest}`;
 
-/** stats.json: the seed's minimal contract first, then breakdowns. */
+/** stats.json: the documented minimal fields first, then breakdowns. */
 export interface Stats {
   total_rows: number;
   good_rows: number;
@@ -23,7 +23,7 @@ export interface Stats {
     { total_rows: number; good_rows: number; bad_rows: number; bad_ratio: number }
   >;
   by_reason: Partial<Record<ReasonCode, number>>;
-  /** Full-snapshot comparison with the previous state (§2.1); null when not computed. */
+  /** Full-snapshot comparison with the previous state; null when not computed. */
   diff: SnapshotDiff | null;
   dq: {
     min_fact_count: number;
@@ -76,7 +76,7 @@ export function buildStats(a: {
   };
 }
 
-/** manifest.json: every field of §10, then the operational extras. */
+/** manifest.json: every documented field, then the operational extras. */
 export interface Manifest {
   run_id: string;
   supplier: string;
@@ -109,7 +109,7 @@ export function documentText(doc: unknown): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-/** accepted_runs/<supplier>/<sha2>/<sha>.json (§11), written only for a published PASS. */
+/** accepted_runs/<supplier>/<sha2>/<sha>.json, written only for a published PASS. */
 export function acceptedRecord(pointer: StatePointer): Record<string, unknown> {
   return {
     run_id: pointer.run_id,

@@ -1,4 +1,4 @@
-/** Seed §6: `<supplier>_<YYYYMMDDTHHMMSSZ>_<rand6>` (UTC, Z suffix, 6 lowercase hex). */
+/** Run id: `<supplier>_<YYYYMMDDTHHMMSSZ>_<rand6>` (UTC, Z suffix, 6 lowercase hex). */
 export const SNAPSHOT_RUN_ID = /^([A-Za-z0-9][A-Za-z0-9_-]*)_(\d{8}T\d{6}Z)_([0-9a-f]{6})$/;
 
 /** A fresh run id for a supplier; uniqueness is enforced by the caller's insert (primary key). */

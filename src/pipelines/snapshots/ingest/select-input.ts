@@ -12,7 +12,7 @@ export interface HashedFile {
   sha256: string;
 }
 
-/** What the inbox step decided (§4.1) and did (unless planning only). */
+/** What the inbox step decided and did (unless planning only). */
 export interface Selection {
   /** The newest unique stable file: the one this run processes. */
   chosen: HashedFile | undefined;
@@ -20,7 +20,7 @@ export interface Selection {
   duplicates: Array<HashedFile & { movedTo: string | null }>;
   /** Unique but older than the chosen one → archive/<s>/obsolete/ (Replace State Model). */
   obsolete: Array<HashedFile & { movedTo: string | null }>;
-  /** Size changed within file_stability_window: left alone until it settles (§4.2). */
+  /** Size changed within file_stability_window: left alone until it settles. */
   unstable: string[];
   /** When each unstable file is taken if it stays unchanged (its mtime + the window). */
   settles?: Array<{ name: string; at: Date }>;
@@ -28,7 +28,7 @@ export interface Selection {
   inFlight: string[];
 }
 
-/** Stability settings (§4.2). */
+/** Stability settings. */
 export interface StabilityRule {
   /** Seconds without modification before a file counts as complete. */
   windowSeconds: number;
@@ -59,7 +59,7 @@ export async function hashStored(
 }
 
 /**
- * Seed §4.1: list the inbox, keep stable files (§4.2), order by mtime desc (name desc on ties),
+ * List the inbox, keep stable files, order by mtime desc (name desc on ties),
  * hash each; accepted SHAs are duplicates; the newest remaining file is chosen, other unique
  * files are obsolete. With `apply`, duplicates and obsolete files are moved out of the inbox.
  */

@@ -48,7 +48,7 @@ export interface RunScope {
 /** Outcome of one ingestion, returned to the job and printed by the CLI. */
 export interface IngestResult {
   supplier: string;
-  /** Seed run id (§6). */
+  /** Run id `<supplier>_<ts>_<rand6>`. */
   run_id: string;
   /** NO_INPUT: nothing stable and new in the inbox; PLANNED: dry run. */
   status: "PASS" | "FAIL" | "NO_INPUT" | "PLANNED";

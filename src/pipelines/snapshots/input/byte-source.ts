@@ -9,7 +9,7 @@ export class SourceReadError extends Error {
   }
 }
 
-/** Bytes of the input as read for parsing, hashed on the way (§15: what was parsed is what was hashed). */
+/** Bytes of the input as read for parsing, hashed on the way (what was parsed is what was hashed). */
 export interface ByteSource {
   /** The first bytes (up to the size asked), for sniffing and BOM detection. */
   head: Buffer;

@@ -1,5 +1,5 @@
 /**
- * The directory tree of seed 002 §3, as `/`-separated keys relative to the root
+ * The directory tree of docs/pipelines/snapshots.md (Layout), as `/`-separated keys relative to the root
  * (`etl_data/raw_v1`). Both storages (file system, object store) use these keys, so the tree is
  * defined once. Supplier names are validated before they reach here.
  */
@@ -17,14 +17,14 @@ export function destinationDir(supplier: string, to: Destination): string {
     : `archive/${supplier}/${to}`;
 }
 
-/** accepted_runs/<supplier>/<sha_prefix2>/<sha256>.json (§11). */
+/** accepted_runs/<supplier>/<sha_prefix2>/<sha256>.json. */
 export const acceptedKey = (supplier: string, sha256: string) =>
   `accepted_runs/${supplier}/${sha256.slice(0, 2)}/${sha256}.json`;
 
-/** runs/<run_id> (§9). */
+/** runs/<run_id>. */
 export const runDir = (runId: string) => `runs/${runId}`;
 
-/** The run artifact file names of §9–§10. */
+/** The run artifact file names. */
 export const RUN_FILES = {
   facts: "facts.ndjson",
   bad: "bad.ndjson",
@@ -32,10 +32,10 @@ export const RUN_FILES = {
   manifest: "manifest.json",
 } as const;
 
-/** state_store/<supplier>/<run_id> (§12). */
+/** state_store/<supplier>/<run_id>. */
 export const stateDir = (supplier: string, runId: string) => `state_store/${supplier}/${runId}`;
 
-/** Files of one immutable state: the facts (§12), its publication record and its key index. */
+/** Files of one immutable state: the facts, its publication record and its key index. */
 export const STATE_FILES = {
   facts: "facts.ndjson",
   publication: "publication.json",

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of the §14 figures, registered on the server's registry through the
+ * Prometheus metrics of the monitoring figures, registered on the server's registry through the
  * pipeline's `metrics` hook and read from `snapshotsStatus` on each scrape.
  */
 import type { Registry as PromRegistry } from "prom-client";

@@ -1,5 +1,5 @@
 /**
- * Monitoring figures of seed §14, per supplier: age of state/current, FAILs in a row
+ * Monitoring figures per supplier (docs/pipelines/snapshots.md, Monitoring): age of state/current, FAILs in a row
  * (repeated FAIL) and the same SHA-256 arriving in a row (drift). Plain data, so the CLI prints
  * it and the HTTP server can expose it as Prometheus metrics (see metrics.ts).
  */
@@ -15,7 +15,7 @@ import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 
-/** An alert condition of §14. */
+/** An alert condition of the monitoring figures. */
 export type SnapshotAlert = "REPEATED_FAIL" | "SHA_DRIFT" | "STATE_STALE";
 
 /** One supplier's monitoring figures. */

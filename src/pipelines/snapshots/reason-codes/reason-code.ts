@@ -1,4 +1,4 @@
-/** Row-level codes (§9.3): one bad.ndjson line each. */
+/** Row-level codes: one bad.ndjson line each. */
 const ROW_REASON_CODES = [
   "REQUIRED_VALUE_MISSING",
   "INVALID_INTEGER",
@@ -15,15 +15,15 @@ const ROW_REASON_CODES = [
 ] as const;
 
 /**
- * Every reason code the snapshots pipeline can emit (seed 002 §9.3: codes come from
+ * Every reason code the snapshots pipeline can emit (codes come from
  * docs/etl/reason_codes.yaml, never free text). The YAML is the catalogue users read; this list
  * is what the code uses, and loading the YAML fails if any of these is missing from it.
  */
 export const REASON_CODES = [
-  // config (§8, §17): the supplier's contract
+  // config: the supplier's contract
   "CONFIG_DQ_MISSING",
   "CONFIG_INVALID",
-  // gate (§7): the file as a whole
+  // gate: the file as a whole
   "FILE_MISSING",
   "FILE_EMPTY",
   "FILE_UNREADABLE",
@@ -35,7 +35,7 @@ export const REASON_CODES = [
   "REQUIRED_COLUMNS_MISSING",
   "SHEET_MISSING",
   "SHEET_UNEXPECTED",
-  // DQ (§8): the snapshot as a whole
+  // DQ: the snapshot as a whole
   "DQ_EMPTY_SNAPSHOT",
   "DQ_MIN_FACT_COUNT",
   "DQ_BAD_RATIO_EXCEEDED",

@@ -8,7 +8,7 @@ export type RunEnd = Partial<Omit<RunTable, "run_id" | "supplier" | "started_at"
   finished_at: string;
 };
 
-/** Reads and writes the snapshots run history (monitoring §14, recovery §15). */
+/** Reads and writes the snapshots run history (monitoring and recovery). */
 export class HistoryRepo {
   readonly #db: Kysely<SnapshotTables>;
 
@@ -154,7 +154,7 @@ export class HistoryRepo {
     return n;
   }
 
-  /** How many inbox files in a row (newest first) had the same SHA-256 (§14 drift). */
+  /** How many inbox files in a row (newest first) had the same SHA-256 (drift). */
   async shaStreak(supplier: string): Promise<{ sha256: string | null; count: number }> {
     const rows = await this.#db
       .selectFrom("snapshots.input_event")

@@ -257,7 +257,7 @@ export class FsSnapshotStorage implements SnapshotStorage {
     // Relative, so the tree can be moved or mounted elsewhere and still resolve.
     await symlink(path.relative(dir, this.pathOf(pointer.state_path)), temp);
     const when = new Date(pointer.published_at);
-    // The link's own mtime records when current switched (§14 age, §12.2 retention).
+    // The link's own mtime records when current switched (its age and the retention of replaced states).
     await lutimes(temp, when, when).catch(() => {});
     try {
       await rename(temp, link);

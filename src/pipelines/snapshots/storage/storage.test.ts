@@ -104,7 +104,7 @@ const backends: Array<[string, () => Promise<SnapshotStorage>, { racyReads: bool
 
 for (const [name, open, limits] of backends) {
   describe(`snapshot storage: ${name}`, () => {
-    it("a state is written once and never overwritten (§12)", async () => {
+    it("a state is written once and never overwritten", async () => {
       const s = await open();
       await s.createState(
         "acme",
