@@ -1,10 +1,12 @@
 // What the linter cannot say about the layers: pipelines never import each other, every
-// pipeline has the same top-level shape, and folders (not only files) import one way.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// pipeline has the same top-level shape, folders (not only files) import one way, and the
+// pipeline contract has no import loop, type-only imports included.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { pipelines } from "../src/pipelines/index.ts";
+import { testTempDir } from "../src/testing/temp-dir.ts";
 
 const ROOT = fileURLToPath(new URL("../src/pipelines/", import.meta.url));
 const IMPORT =
@@ -96,4 +98,67 @@ describe("folders import one way", () => {
       expect(folderCycles(path.join(SRC, root))).toEqual([]);
     });
   }
+});
+
+/** Static imports (type and value) of `file` that stay inside src/, as absolute paths. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"/gm)) {
+    out.push(path.resolve(path.dirname(file), m[1]!));
+  }
+  return out;
+}
+
+/**
+ * Import loops, type-only imports included, among the files `entry` reaches statically: each as
+ * `a.ts -> b.ts -> … -> a.ts` (relative to src/). Depth-first search; a back edge is a loop.
+ */
+function contractCycles(entry: string, src: string): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    const at = stack.indexOf(file);
+    if (at >= 0) {
+      cycles.push([...stack.slice(at), file].map((f) => path.relative(src, f)).join(" -> "));
+      return;
+    }
+    if (done.has(file)) return;
+    stack.push(file);
+    for (const next of staticImports(file)) visit(next);
+    stack.pop();
+    done.add(file);
+  };
+  visit(entry);
+  return cycles;
+}
+
+describe("the pipeline contract", () => {
+  const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+
+  it("the files the `tidemark` entry reaches import no loop, not even through types", () => {
+    expect(contractCycles(path.join(SRC, "sdk/index.ts"), SRC)).toEqual([]);
+  });
+
+  it("no contract file names the process's Runtime or Registry", () => {
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of staticImports(file)) walk(next);
+    };
+    walk(path.join(SRC, "sdk/index.ts"));
+    const wiring = [...reached].filter((f) =>
+      /runtime\/runtime\.ts$|registry\/registry\.ts$/.test(f),
+    );
+    expect(wiring.map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+
+  it("the loop finder finds a loop through type-only imports", () => {
+    const dir = testTempDir("tm-arch-");
+    writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b.ts";\nexport type A = B;\n');
+    writeFileSync(path.join(dir, "b.ts"), 'import type { A } from "./a.ts";\nexport type B = A;\n');
+    expect(contractCycles(path.join(dir, "a.ts"), dir)).toEqual(["a.ts -> b.ts -> a.ts"]);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import type { CliServices, CommandArgSpec } from "../engine/registry/command-spec.ts";
+import type { CommandArgSpec } from "../engine/registry/command-spec.ts";
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
+import type { CliServices } from "../engine/runtime/built-in-contract.ts";
 import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
 
 /** The group at `path` below `root`, created (with `description`) when missing. */

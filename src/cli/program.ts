@@ -1,6 +1,6 @@
 import { Command, Option, type OutputConfiguration } from "commander";
-import type { CliServices } from "../engine/registry/command-spec.ts";
 import type { Registry } from "../engine/registry/registry.ts";
+import type { CliServices } from "../engine/runtime/built-in-contract.ts";
 import { registerDbCommands } from "./commands/db-commands.ts";
 import { registerDemoCommand } from "./commands/demo-command.ts";
 import { registerFakeCommand } from "./commands/fake-command.ts";

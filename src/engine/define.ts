@@ -32,55 +32,56 @@ export {
 export type { MessageFinish, Queue, QueueMessage, SendOptions } from "./queue/queue.ts";
 export { PermanentQueueError } from "./queue/queue-errors.ts";
 // Queue consumers and senders
-export {
-  defineQueueHandler,
-  type QueueHandlerContext,
-  type QueueHandlerDefinition,
-  sendBatchTo,
-  sendTo,
-} from "./queue/queue-handler-definition.ts";
+export { sendBatchTo, sendTo } from "./queue/queue-handler-definition.ts";
 export type {
-  CliServices,
   CommandArgSpec,
   CommandGroupSpec,
   CommandInput,
   CommandOptionSpec,
-  CommandSpec,
 } from "./registry/command-spec.ts";
 export type {
-  PanelAction,
   PanelActionButton,
   PanelBlock,
   PanelCell,
   PanelChart,
-  PanelModule,
   PanelRun,
-  PanelServices,
-  PanelSpec,
   PanelTone,
   PanelView,
 } from "./registry/panel-spec.ts";
 // Defining a pipeline
 export type {
-  DemoContext,
+  DemoRunRequest,
+  DemoRunResult,
   FakeDefinition,
   FakeOptions,
   JobResult,
   JobType,
-  PipelineDefinition,
   RunningFake,
 } from "./registry/pipeline-definition.ts";
-export { defineJobType, definePipeline, defineSettings } from "./registry/pipeline-definition.ts";
-export type {
-  RouteInput,
-  RouteOutput,
-  RouteServices,
-  RouteSpec,
-} from "./registry/route-spec.ts";
+export { defineJobType, defineSettings } from "./registry/pipeline-definition.ts";
+export type { MetricsServices, PipelineServices } from "./registry/pipeline-services.ts";
+export type { RouteInput, RouteOutput } from "./registry/route-spec.ts";
 export {
   groupedRunChart,
   type RunSeries,
   runOrderChart,
   summaryNumber,
 } from "./registry/run-chart.ts";
+// The contract as the built-in pipelines use it: the public types with the Runtime.
+export {
+  type CliServices,
+  type CommandSpec,
+  type DemoContext,
+  definePipeline,
+  defineQueueHandler,
+  type PanelAction,
+  type PanelModule,
+  type PanelServices,
+  type PanelSpec,
+  type PipelineDefinition,
+  type QueueHandlerContext,
+  type QueueHandlerDefinition,
+  type RouteServices,
+  type RouteSpec,
+} from "./runtime/built-in-contract.ts";
 export type { Runtime } from "./runtime/runtime.ts";

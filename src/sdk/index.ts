@@ -60,7 +60,7 @@ export {
   type PipelineDefinition,
   type RunningFake,
 } from "../engine/registry/pipeline-definition.ts";
-export type { PipelineServices } from "../engine/registry/pipeline-services.ts";
+export type { MetricsServices, PipelineServices } from "../engine/registry/pipeline-services.ts";
 export type {
   RouteInput,
   RouteOutput,

@@ -1,5 +1,5 @@
-import type { DemoContext } from "../engine/registry/pipeline-definition.ts";
 import { runDemoJob } from "../engine/runs/demo-run.ts";
+import type { DemoContext } from "../engine/runtime/built-in-contract.ts";
 import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 

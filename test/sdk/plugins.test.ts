@@ -123,5 +123,8 @@ describeEachDialect("plugins: a plugin pipeline at work", (h) => {
     expect(demo.stdout).toContain("notes demo: succeeded, hello demo");
     const count = await runCli(["notes", "count"], { cwd, env });
     expect(count.stdout.trim()).toBe("notes: 0");
+    // The demo's own configuration lists the plugin, so the commands it prints see it.
+    const again = await runCli(["-c", "demo", "notes", "count"], { cwd, env: {} });
+    expect(again.stdout.trim()).toBe("notes: 1");
   });
 });

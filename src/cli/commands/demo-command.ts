@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
 import type { DemoRunRequest } from "../../engine/registry/pipeline-definition.ts";
 import { runDemoJob } from "../../engine/runs/demo-run.ts";
+import type { DemoContext } from "../../engine/runtime/built-in-contract.ts";
 import { pipelineServices } from "../../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";
@@ -19,16 +20,16 @@ const DEMO_CONFIG =
   "# Written by `tidemark demo`: the demo's own data, separate from yours.\ndata_dir: .\n";
 
 /** Empties a previous demo folder or refuses a folder that holds something else. */
-function prepareDemoDir(dir: string): void {
+function prepareDemoDir(dir: string, plugins: readonly string[]): void {
   try {
-    fillDemoDir(dir);
+    fillDemoDir(dir, plugins);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`--data-dir ${dir}: ${writeFailure(err, dir)}`, { cause: err });
   }
 }
 
-function fillDemoDir(dir: string): void {
+function fillDemoDir(dir: string, plugins: readonly string[]): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new UsageError(`--data-dir ${dir}: it is a file, not a folder`);
   }
@@ -43,7 +44,9 @@ function fillDemoDir(dir: string): void {
   }
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, MARKER), "");
-  writeFileSync(path.join(dir, "tidemark.yaml"), DEMO_CONFIG);
+  // Pipelines loaded from `plugins:` again, so the hints printed (`-c <folder> …`) see them.
+  const listed = plugins.map((file) => `  - ${JSON.stringify(file)}\n`).join("");
+  writeFileSync(path.join(dir, "tidemark.yaml"), DEMO_CONFIG + (listed && `plugins:\n${listed}`));
 }
 
 /**
@@ -118,7 +121,7 @@ export function registerDemoCommand(program: Command, session: CliSession): void
         return;
       }
       const dataDir = path.resolve(session.io.cwd, opts.dataDir ?? "tidemark-demo");
-      prepareDemoDir(dataDir);
+      prepareDemoDir(dataDir, [...session.registry.pluginFiles.values()]);
       const runtime = await openDemoRuntime(session, dataDir);
       const command = demoCommand(session, dataDir);
       // Within 80 columns, a command on a line of its own (in the form printed to the user).
@@ -132,7 +135,8 @@ export function registerDemoCommand(program: Command, session: CliSession): void
           print(`\n== ${p.name}: ${p.description}`);
           const services = pipelineServices(runtime, p.name);
           const runJob = (request: DemoRunRequest) => runDemoJob(runtime, p.name, request);
-          await p.demo?.({ services, runJob, runtime, dataDir, print, command });
+          const ctx: DemoContext = { services, runJob, runtime, dataDir, print, command };
+          await p.demo?.(ctx);
         }
         const disabled = await disableDemoJobs(runtime);
         if (disabled.length > 0) {

@@ -4,14 +4,11 @@ import type { Logger } from "../../infra/logging/logger.ts";
 import type { JobContext } from "../context/job-context.ts";
 import { UsageError } from "../errors.ts";
 import type { PipelineServices } from "../registry/pipeline-services.ts";
-import type { Runtime } from "../runtime/runtime.ts";
 import type { Queue, QueueMessage, SendOptions, WorkOptions } from "./queue.ts";
 
 /** What a queue handler receives besides its payload: the engine's services and its message. */
 export interface QueueHandlerContext
   extends Pick<JobContext, "env" | "config" | "db" | "blobs" | "clock" | "leases"> {
-  /** The whole runtime (e.g. to call executeRun). */
-  readonly runtime: Runtime;
   /**
    * The services of the pipeline that owns the queue (its settings included); sends go to
    * this worker's queue. Only a pipeline's handler has them.

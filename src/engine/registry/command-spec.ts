@@ -1,11 +1,12 @@
-import type { Runtime } from "../runtime/runtime.ts";
 import type { PipelineServices } from "./pipeline-services.ts";
 
-/** Services a pipeline's CLI commands can use; the runtime opens (and migrates) lazily. */
+/**
+ * Services a pipeline's CLI commands can use; the database opens (and migrates) on the first
+ * call of `services()`, so a command that fails on its arguments writes nothing.
+ */
 export interface CliServices {
   /** The command's pipeline's services (its settings included), opened on first use. */
   services<S = unknown>(): Promise<PipelineServices<S>>;
-  runtime(): Promise<Runtime>;
   /** Writes a line to standard output. */
   print(line: string): void;
   /**

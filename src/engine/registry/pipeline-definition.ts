@@ -5,10 +5,9 @@ import type { PipelineSettingsSpec, SettingsBase } from "../../infra/config/pipe
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 import type { JobContext } from "../context/job-context.ts";
 import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
-import type { Runtime } from "../runtime/runtime.ts";
 import type { CommandGroupSpec, CommandSpec } from "./command-spec.ts";
 import type { PanelSpec } from "./panel-spec.ts";
-import type { PipelineServices } from "./pipeline-services.ts";
+import type { MetricsServices, PipelineServices } from "./pipeline-services.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
 /** What a run reports back; stored as the run's summary. */
@@ -77,7 +76,6 @@ export interface DemoContext {
   services: PipelineServices;
   /** Runs one of the pipeline's job types now, in this process, and says how it ended. */
   runJob(request: DemoRunRequest): Promise<DemoRunResult>;
-  runtime: Runtime;
   dataDir: string;
   print(line: string): void;
   /** A command line the user can copy to look at the demo's data: `command("runs ls")`. */
@@ -131,7 +129,7 @@ export interface PipelineDefinition {
   /** The pipeline's dashboard panel (`/ui/pipelines/<name>`), its implementation loaded lazily. */
   readonly panel?: PanelSpec;
   /** Registers the pipeline's Prometheus metrics (read on scrape) on the process's registry. */
-  metrics?(register: PromRegistry, runtime: Runtime): Promise<void>;
+  metrics?(register: PromRegistry, services: MetricsServices): Promise<void>;
   /** The pipeline's fake source, started standalone by `tidemark fake <name>`. */
   readonly fake?: FakeDefinition;
   /** Runs the pipeline against its fake and prints what happened (`tidemark demo`). */

@@ -40,3 +40,12 @@ export interface PipelineServices<S = unknown> {
    */
   send<I>(handler: QueueTarget<I>, payload: I, options?: SendOptions): Promise<string | null>;
 }
+
+/**
+ * What a pipeline's metrics read on each scrape: the process's stores, without a pipeline's
+ * settings or sending (a scrape reads the pipeline's tables and changes nothing).
+ */
+export type MetricsServices = Pick<
+  PipelineServices,
+  "db" | "blobs" | "logger" | "clock" | "leases" | "environ"
+>;

@@ -15,7 +15,14 @@ export class Registry {
   /** Settings resolved per configuration, environment and pipeline: each is validated once. */
   readonly #settings = new WeakMap<Config, WeakMap<NodeJS.ProcessEnv, Map<string, unknown>>>();
 
-  constructor(readonly pipelines: readonly PipelineDefinition[]) {
+  /**
+   * `pluginFiles`: the module each pipeline loaded from `plugins:` came from, by pipeline name
+   * (absolute paths), so a configuration written for the user (the demo's) can list them again.
+   */
+  constructor(
+    readonly pipelines: readonly PipelineDefinition[],
+    readonly pluginFiles: ReadonlyMap<string, string> = new Map(),
+  ) {
     const names = new Set<string>();
     for (const p of pipelines) {
       if (names.has(p.name)) throw new Error(`pipeline ${p.name} registered twice`);

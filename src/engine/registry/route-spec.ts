@@ -1,15 +1,10 @@
 import type { z } from "zod";
-import type { Queue } from "../queue/queue.ts";
-import type { Runtime } from "../runtime/runtime.ts";
 import type { PipelineServices } from "./pipeline-services.ts";
 
 /** Services a pipeline's HTTP routes can use (`tidemark serve`). */
 export interface RouteServices {
   /** The route's pipeline's services (its settings included); sends go to the process's queue. */
   readonly services: PipelineServices;
-  readonly runtime: Runtime;
-  /** The process's queue (undefined when none is open). */
-  readonly queue: Queue | undefined;
 }
 
 /** What a route handler receives, validated against the route's schemas. */

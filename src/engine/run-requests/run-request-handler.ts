@@ -1,6 +1,6 @@
 import { AlreadyRunningError, DuplicateDeliveryError, TidemarkError } from "../errors.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
-import { defineQueueHandler } from "../queue/queue-handler-definition.ts";
+import { defineQueueHandler } from "../runtime/built-in-contract.ts";
 import { killAfterRunIfAsked } from "./crash-hook.ts";
 import {
   RUN_QUEUE,

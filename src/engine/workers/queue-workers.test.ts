@@ -7,11 +7,11 @@ import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { UsageError } from "../errors.ts";
 import { openQueue } from "../queue/open-queue.ts";
 import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
-import type { QueueHandlerContext } from "../queue/queue-handler-definition.ts";
-import { defineQueueHandler, sendBatchTo, sendTo } from "../queue/queue-handler-definition.ts";
+import { sendBatchTo, sendTo } from "../queue/queue-handler-definition.ts";
 import { definePipeline } from "../registry/pipeline-definition.ts";
 import { Registry } from "../registry/registry.ts";
 import { RUN_QUEUE } from "../run-requests/run-request.ts";
+import { defineQueueHandler, type QueueHandlerContext } from "../runtime/built-in-contract.ts";
 import { collectQueueHandlers, startQueueWorkers } from "./queue-workers.ts";
 
 const seen: Array<{ payload: unknown; ctx: QueueHandlerContext }> = [];

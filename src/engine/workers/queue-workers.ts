@@ -2,13 +2,11 @@ import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import { UsageError } from "../errors.ts";
 import type { MessageFinish, Queue, WorkOptions } from "../queue/queue.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
-import type {
-  QueueHandlerContext,
-  QueueHandlerDefinition,
-} from "../queue/queue-handler-definition.ts";
+import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { Registry } from "../registry/registry.ts";
 import { runRequestHandler } from "../run-requests/run-request-handler.ts";
+import type { QueueHandlerContext } from "../runtime/built-in-contract.ts";
 import { pipelineServices } from "../runtime/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 

@@ -12,12 +12,18 @@ export interface PluginSource {
   readonly entries: readonly string[];
 }
 
+/** A pipeline loaded from `plugins:` and the module file it came from. */
+export interface LoadedPlugin {
+  readonly definition: PipelineDefinition;
+  readonly file: string;
+}
+
 /** Loads one entry's definition; throws an Error whose message is the problem. */
 async function loadOne(
   entry: string,
   baseDir: string,
   registered: readonly PipelineDefinition[],
-): Promise<PipelineDefinition> {
+): Promise<LoadedPlugin> {
   const location = locatePlugin(entry, baseDir);
   if (location.packageJson) {
     const problem = rangeProblem(location.packageJson);
@@ -38,7 +44,7 @@ async function loadOne(
   }
   const clash = clashWith(registered, definition);
   if (clash) throw new Error(clash);
-  return definition;
+  return { definition, file: location.file };
 }
 
 /**
@@ -49,12 +55,13 @@ async function loadOne(
 export async function loadPlugins(
   source: PluginSource,
   builtIns: readonly PipelineDefinition[],
-): Promise<PipelineDefinition[]> {
+): Promise<LoadedPlugin[]> {
   const baseDir = path.dirname(source.file);
-  const loaded: PipelineDefinition[] = [];
+  const loaded: LoadedPlugin[] = [];
   for (const entry of source.entries) {
     try {
-      loaded.push(await loadOne(entry, baseDir, [...builtIns, ...loaded]));
+      const registered = [...builtIns, ...loaded.map((l) => l.definition)];
+      loaded.push(await loadOne(entry, baseDir, registered));
     } catch (err) {
       throw new ConfigError(`${source.file}: plugins: ${entry}: ${(err as Error).message}`);
     }

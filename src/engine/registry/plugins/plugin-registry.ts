@@ -45,5 +45,8 @@ export async function registryWithPlugins(
   if (entries.length === 0) return base;
   const { loadPlugins } = await import("./load-plugins.ts");
   const plugins = await loadPlugins({ file, entries }, base.pipelines);
-  return new Registry([...base.pipelines, ...plugins]);
+  return new Registry(
+    [...base.pipelines, ...plugins.map((p) => p.definition)],
+    new Map(plugins.map((p) => [p.definition.name, p.file])),
+  );
 }
