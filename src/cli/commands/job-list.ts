@@ -39,14 +39,18 @@ export function describeJob(session: CliSession, job: JobRecord, dataDir: string
 /** `job ls`: the jobs table, then when each fires next and how its last run went. */
 export async function listJobs(session: CliSession, json: boolean): Promise<void> {
   const runtime = await session.runtime();
-  const [{ listJobOverviews }, { RunRepo }] = await Promise.all([
+  const [{ listJobOverviews }, { runAsOfNow }] = await Promise.all([
     import("../../engine/runs/job-overview.ts"),
-    import("../../engine/runs/run-repo.ts"),
+    import("../../engine/runs/run-liveness.ts"),
   ]);
   const now = runtime.clock.now();
-  // As `runs ls` does: a run whose process died must not show as running.
-  await new RunRepo(runtime.db, runtime.events).markAbandoned(now.toISOString());
-  const overviews = await listJobOverviews(runtime.db, now);
+  // As `runs ls` does: a run whose process died shows abandoned, and the listing writes nothing.
+  const overviews = await Promise.all(
+    (await listJobOverviews(runtime.db, now)).map(async (o) => ({
+      ...o,
+      lastRun: o.lastRun && (await runAsOfNow(runtime, o.lastRun)),
+    })),
+  );
   const dataDir = runtime.config.dataDir;
   if (json) {
     return session.printJson(

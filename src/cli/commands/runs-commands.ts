@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { NotFoundError, UsageError } from "../../engine/errors.ts";
-import type { RunRecord } from "../../engine/runs/run-repo.ts";
+import type { RunFilter, RunRecord } from "../../engine/runs/run-repo.ts";
 import { positiveInt } from "../option-parsers.ts";
 import { terminalWidth } from "../output/fit-text.ts";
 import { duration, runsTable } from "../output/runs-table.ts";
@@ -9,13 +9,21 @@ import type { CliSession } from "../session.ts";
 
 const STATUSES = ["running", "succeeded", "failed", "skipped", "abandoned"] as const;
 
-async function runRepo(session: CliSession) {
+/**
+ * Reads runs as they stand now: a crashed run still recorded `running` shows `abandoned`, yet
+ * nothing is written (the runner, the `serve`/`worker` sweep and `db gc` record it).
+ */
+async function liveness(session: CliSession) {
   const runtime = await session.runtime();
+  const { listRunsAsOfNow, runAsOfNow } = await import("../../engine/runs/run-liveness.ts");
   const { RunRepo } = await import("../../engine/runs/run-repo.ts");
-  const repo = new RunRepo(runtime.db, runtime.events);
-  // Listing is where users look for dead runs: settle them first.
-  await repo.markAbandoned(runtime.clock.now().toISOString());
-  return repo;
+  return {
+    list: (filter: RunFilter) => listRunsAsOfNow(runtime, filter),
+    async get(runId: string): Promise<RunRecord | undefined> {
+      const run = await new RunRepo(runtime.db).get(runId);
+      return run && runAsOfNow(runtime, run);
+    },
+  };
 }
 
 /** "label 40/100  changed 3" from a run's stored progress. */
@@ -39,7 +47,7 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
       if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) {
         throw new UsageError(`--status ${opts.status}: expected one of ${STATUSES.join(", ")}`);
       }
-      const list = await (await runRepo(session)).list({
+      const list = await (await liveness(session)).list({
         jobName: opts.job,
         status: opts.status as RunRecord["status"] | undefined,
         limit: opts.limit,
@@ -56,7 +64,7 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
     .action(async (runId: string, opts: { json?: boolean }) => {
       const run = (await session.nothingStoredYet())
         ? undefined
-        : await (await runRepo(session)).get(runId);
+        : await (await liveness(session)).get(runId);
       if (!run) throw new NotFoundError(`unknown run ${JSON.stringify(runId)}`);
       if (opts.json) return session.printJson(run);
       session.print(`run_id:    ${run.runId}`);

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { NotFoundError } from "../../engine/errors.ts";
 import { JobRepo } from "../../engine/jobs/job-repo.ts";
 import { latestRun } from "../../engine/runs/job-overview.ts";
+import { runAsOfNow } from "../../engine/runs/run-liveness.ts";
 import {
   ErrorSchema,
   JobDetailSchema,
@@ -10,7 +11,6 @@ import {
   RunRequestBodySchema,
 } from "../schemas.ts";
 import type { ServerServices } from "../server-services.ts";
-import { runAsOfNow } from "./run-liveness.ts";
 import { jobView, runView } from "./views.ts";
 
 const json = <T>(schema: T) => ({ "application/json": { schema } });

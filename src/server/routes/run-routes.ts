@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { NotFoundError } from "../../engine/errors.ts";
-import { type RunFilter, type RunRecord, RunRepo } from "../../engine/runs/run-repo.ts";
+import { listRunsAsOfNow, runAsOfNow } from "../../engine/runs/run-liveness.ts";
+import { RunRepo } from "../../engine/runs/run-repo.ts";
 import { ErrorSchema, RequestedRunSchema, RunListQuerySchema, RunSchema } from "../schemas.ts";
 import type { ServerServices } from "../server-services.ts";
-import { runAsOfNow } from "./run-liveness.ts";
 import { runView } from "./views.ts";
 
 const json = <T>(schema: T) => ({ "application/json": { schema } });
@@ -44,12 +44,6 @@ const getRoute = createRoute({
   },
 });
 
-/** Newest first, as RunRepo.list orders them. */
-function newestFirst(a: RunRecord, b: RunRecord): number {
-  if (a.startedAt !== b.startedAt) return a.startedAt < b.startedAt ? 1 : -1;
-  return a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0;
-}
-
 /**
  * `GET /api/runs`, `GET /api/runs/{run_id}`. Reads only: a crashed run still recorded
  * `running` is shown `abandoned` (runAsOfNow) until its owner's sweep records it.
@@ -58,23 +52,13 @@ export function registerRunRoutes(app: OpenAPIHono, services: ServerServices): v
   const { runtime } = services;
   const repo = () => new RunRepo(runtime.db);
 
-  /** Runs matching the filter as they stand now. */
-  const listAsOfNow = async (filter: RunFilter): Promise<RunRecord[]> => {
-    // Runs still recorded `running` may be abandoned by now: fetch them with the abandoned ones.
-    const fetched =
-      filter.status === "abandoned"
-        ? [...(await repo().list(filter)), ...(await repo().list({ ...filter, status: "running" }))]
-        : await repo().list(filter);
-    const now = await Promise.all(fetched.map((run) => runAsOfNow(runtime, run)));
-    return now
-      .filter((run) => filter.status === undefined || run.status === filter.status)
-      .sort(newestFirst)
-      .slice(0, filter.limit);
-  };
-
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const runs = await listAsOfNow({ jobName: q.job, status: q.status, limit: q.limit });
+    const runs = await listRunsAsOfNow(runtime, {
+      jobName: q.job,
+      status: q.status,
+      limit: q.limit,
+    });
     return c.json({ runs: runs.map(runView) }, 200);
   });
 

@@ -1,10 +1,10 @@
 import { isoTimestamp } from "../../../engine/context/clock.ts";
 import type { EngineTables, RunStatus } from "../../../engine/engine-tables.ts";
 import { type JobOverview, listJobOverviews } from "../../../engine/runs/job-overview.ts";
+import { runAsOfNow } from "../../../engine/runs/run-liveness.ts";
 import { type RunFilter, type RunRecord, RunRepo } from "../../../engine/runs/run-repo.ts";
 import { collectQueueHandlers } from "../../../engine/workers/queue-workers.ts";
 import { typed } from "../../../infra/db/open-database.ts";
-import { runAsOfNow } from "../../routes/run-liveness.ts";
 import type { ServerServices } from "../../server-services.ts";
 
 /** Every run status, in the order the dashboard lists them. */

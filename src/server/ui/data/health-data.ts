@@ -1,8 +1,8 @@
 import type { EngineTables } from "../../../engine/engine-tables.ts";
 import type { QueueStats } from "../../../engine/queue/queue.ts";
+import { runAsOfNow } from "../../../engine/runs/run-liveness.ts";
 import { type RunRecord, RunRepo } from "../../../engine/runs/run-repo.ts";
 import { typed } from "../../../infra/db/open-database.ts";
-import { runAsOfNow } from "../../routes/run-liveness.ts";
 import type { ServerServices } from "../../server-services.ts";
 import { shortDuration } from "../format.ts";
 import type { JobHealth } from "./overview-data.ts";

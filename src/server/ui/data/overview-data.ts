@@ -1,10 +1,10 @@
 import type { EngineTables } from "../../../engine/engine-tables.ts";
 import type { JobOverview } from "../../../engine/runs/job-overview.ts";
+import { runAsOfNow } from "../../../engine/runs/run-liveness.ts";
 import { type RunRecord, RunRepo } from "../../../engine/runs/run-repo.ts";
 import { occurrenceAtOrBefore } from "../../../engine/scheduler/cron-math.ts";
 import { typed } from "../../../infra/db/open-database.ts";
 import { demoDisabledReason } from "../../../infra/demo/demo-folder.ts";
-import { runAsOfNow } from "../../routes/run-liveness.ts";
 import type { ServerServices } from "../../server-services.ts";
 import { overviewJobs } from "./dashboard-data.ts";
 import { type ChildrenOfRun, childrenFailing, childrenOfRuns } from "./run-children-data.ts";

@@ -1,8 +1,8 @@
 import { html } from "hono/html";
 import { JobRepo } from "../../../engine/jobs/job-repo.ts";
+import { runAsOfNow } from "../../../engine/runs/run-liveness.ts";
 import { RunRepo } from "../../../engine/runs/run-repo.ts";
 import { redactSecrets, redactText } from "../../../infra/logging/redact.ts";
-import { runAsOfNow } from "../../routes/run-liveness.ts";
 import type { ServerServices } from "../../server-services.ts";
 import { childrenBadge, childrenCounts } from "../components/children-view.ts";
 import { jobActions } from "../components/job-actions.ts";
