@@ -46,6 +46,42 @@ describe("code comments and strings cite no document outside the repository", ()
   });
 });
 
+/** Names a markdown table lists as its first column in backticks, under `heading`. */
+function tableUnder(doc: string, heading: string): string[] {
+  const start = doc.indexOf(`\n${heading}\n`);
+  if (start < 0) return [`(no heading ${heading})`];
+  const section = doc.slice(start + heading.length + 2).split(/\n#/)[0]!;
+  return [...section.matchAll(/^\| `([^`]+)` +\|/gm)].map((m) => m[1]!).sort();
+}
+
+/** What a folder holds, as the doc names it: folders with a slash, files but tests without. */
+function entriesOf(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() || !/\.test\.ts$/.test(e.name))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
+}
+
+describe("docs/architecture.md lists the folders the tree has", () => {
+  const doc = readFileSync(path.join(ROOT, "docs", "architecture.md"), "utf8");
+
+  it("the layers list names every folder of src/, and only those", () => {
+    const layers = doc.slice(doc.indexOf("\n## Layers\n"));
+    const open = layers.indexOf("```\n") + 4;
+    const block = layers.slice(open, layers.indexOf("\n```", open));
+    const listed = [...block.matchAll(/^ {2}([a-z-]+\/)/gm)].map((m) => m[1]!).sort();
+    const folders = entriesOf(path.join(ROOT, "src")).filter((e) => e.endsWith("/"));
+    expect(listed).toEqual(folders);
+  });
+
+  for (const folder of ["engine", "infra", "testing"]) {
+    it(`its table of src/${folder}/ names every entry there, and only those`, () => {
+      const listed = tableUnder(doc, `### Folders of \`src/${folder}/\``);
+      expect(listed).toEqual(entriesOf(path.join(ROOT, "src", folder)));
+    });
+  }
+});
+
 describe("docs speak to users", () => {
   for (const file of DOCS) {
     const rel = path.relative(ROOT, file);
