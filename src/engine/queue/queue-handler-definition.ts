@@ -36,7 +36,7 @@ export interface QueueHandlerContext
  * dead-letters it at once. Delivery is at least once: make handle() idempotent.
  */
 export interface QueueHandlerDefinition<P = unknown, I = P> {
-  /** The queue: `<pipeline>.<name>` (the engine's own: `tidemark.<name>`). */
+  /** The queue: `<pipeline>.<name>` or `<pipeline>-<name>` (the engine's own: `tidemark.run`). */
   readonly name: string;
   readonly description: string;
   /** Validates each payload (sent as I, handled as P); an invalid one is dead-lettered at once. */

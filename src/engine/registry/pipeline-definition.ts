@@ -116,7 +116,7 @@ export interface PipelineDefinition {
   readonly jobTypes: readonly JobType[];
   /** `pipelines.<name>` in tidemark.yaml: validated once at config load; jobs get `ctx.settings`. */
   readonly settings?: PipelineSettingsSpec;
-  /** The pipeline's queue consumers (queues `<pipeline>.<name>`), run by `tidemark worker`. */
+  /** The pipeline's queue consumers (queues `<pipeline>.<name>` or `<pipeline>-<name>`), run by `tidemark worker`. */
   readonly queueHandlers?: readonly QueueHandlerDefinition[];
   /** The pipeline's migrations, loaded lazily; they run after the engine's. */
   readonly migrations?: MigrationScope["migrations"];
