@@ -59,6 +59,7 @@ mkdir "$EXAMPLE"
     fs.writeFileSync("package.json", JSON.stringify(pkg, null, 2) + "\n");
   ' "$TARBALL"
   npm install
+  npm run typecheck # against the type declarations the tarball ships
   npm test
   npx tidemark -c tidemark.yaml demo --only registry-feed --data-dir demo
 )
@@ -82,6 +83,7 @@ mkdir "$PROJECT"
 step "acme from plugins: against its fake, then its panel on the dashboard"
 ACME="$PROJECT/acme"
 cd "$ACME"
+npm run typecheck
 npx tidemark -c tidemark.yaml fake acme >fake.out 2>&1 &
 PIDS+=($!)
 URL_LINE="$(wait_for_line fake.out 'export TIDEMARK_ACME_URL=')"
