@@ -2,13 +2,20 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineJobType, definePipeline, defineQueueHandler, defineSettings } from "tidemark";
-import { describeEachDialect, openTestRuntime, runCli, testTempDir } from "tidemark/testing";
+import {
+  describeEachDialect,
+  openPipelineServices,
+  runCli,
+  runPipelineCli,
+  testTempDir,
+} from "tidemark/testing";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
 import { pipelineServices } from "../../src/engine/runtime/pipeline-services.ts";
 import { demoContext } from "../../src/testing/demo-context.ts";
+import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 
 let resolutions = 0;
 const settings = defineSettings({
@@ -89,5 +96,24 @@ describeEachDialect("pipeline services", (h) => {
     const services = pipelineServices(runtime, "svc");
     await expect(services.send(note, { text: 1 } as never)).rejects.toThrow(/text/);
     expect(await services.send(note, { text: "kept" })).toEqual(expect.any(String));
+  });
+});
+
+describeEachDialect("tidemark/testing's pipeline harness", (h) => {
+  it("gives a pipeline's services with the settings it is handed, validated by its schema", async () => {
+    const services = await openPipelineServices<{ greeting: string }>(h, pipeline, {
+      settings: { greeting: "hey" },
+    });
+    expect(services.settings).toEqual({ greeting: "HEY" });
+    await expect(openPipelineServices(h, pipeline, { settings: { nope: 1 } })).rejects.toThrow(
+      /pipelines\.svc.*nope/,
+    );
+  });
+
+  it("runs the CLI with only the pipelines given", async () => {
+    const cwd = testTempDir("tm-svc-");
+    const res = await runPipelineCli([pipeline], ["job", "types"], { cwd });
+    expect(res.stdout).toContain("svc.greet");
+    expect(res.stdout).not.toContain("books.run");
   });
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describeEachDialect, runCli, testTempDir } from "tidemark/testing";
 import { describe, expect, it } from "vitest";
 import { cliEnv } from "../../src/testing/cli-env.ts";
+import { spawnCli } from "../../src/testing/run-cli.ts";
 
 const NOTES = fileURLToPath(new URL("../fixtures/plugins/notes-pipeline.ts", import.meta.url));
 
@@ -59,6 +60,13 @@ describe("plugins: loading", () => {
     expect(help.stdout).toContain("notes");
     const group = await runCli(["notes", "--help"], { cwd });
     expect(group.stdout).toContain("count");
+  });
+
+  it("the tidemark binary loads a TypeScript plugin from a folder of its own", async () => {
+    const cwd = project([NOTES]);
+    const res = await spawnCli(["job", "types"], { cwd });
+    expect(res.stderr).toBe("");
+    expect(res.stdout).toContain("notes.write");
   });
 
   it("an installed package's compiled pipeline loads by name", async () => {
