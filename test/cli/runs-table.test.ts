@@ -57,4 +57,10 @@ describe("runs ls table", () => {
     expect(table[2]).toMatch(/^ {4}error: books API: GET/);
     expect(table.filter((l) => l.length > 62)).toEqual([]);
   });
+  it("off a terminal keeps every column (scripts read JOB) and cuts the error to the room left", () => {
+    const table = runsTable(RUNS, 150, true).split("\n");
+    expect(table[0]).toMatch(/^RUN ID +JOB +STATUS +STARTED +DURATION +ERROR$/);
+    expect(table.filter((l) => l.length > 150)).toEqual([]);
+    expect(table[1]).toMatch(/…$/);
+  });
 });

@@ -54,7 +54,8 @@ export function registerRunsCommands(program: Command, session: CliSession): voi
       });
       if (opts.json) return session.printJson(list);
       if (list.length === 0) return session.print("No runs.");
-      session.print(runsTable(list, terminalWidth(session.io)));
+      // Off a terminal every column stays (scripts read the job column); the error is cut.
+      session.print(runsTable(list, terminalWidth(session.io), !session.io.isTTY));
     });
 
   runs

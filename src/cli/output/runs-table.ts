@@ -45,11 +45,12 @@ function widthBefore(columns: Column[], runs: RunRecord[]): number {
 /**
  * The runs table within `width` columns: other columns are dropped before the error is cut
  * short; when even the narrowest layout leaves it too little room, each error goes on its
- * own indented line below its run.
+ * own indented line below its run. `allColumns` (output that is not a terminal) keeps every
+ * column and cuts the error to the room left.
  */
-export function runsTable(runs: RunRecord[], width: number): string {
+export function runsTable(runs: RunRecord[], width: number, allColumns = false): string {
   const longest = Math.max(0, ...runs.map((r) => (r.error ?? "").length));
-  const wanted = Math.min(longest, READABLE_ERROR);
+  const wanted = allColumns ? 0 : Math.min(longest, READABLE_ERROR);
   const layout =
     LAYOUTS.find((cols) => width - widthBefore(cols, runs) >= wanted) ?? LAYOUTS.at(-1)!;
   const room = width - widthBefore(layout, runs);

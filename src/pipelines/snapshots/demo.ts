@@ -99,7 +99,7 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
   const statuses = await snapshotsStatus(ctx.runtime);
   ctx.print(
     formatTable(
-      ["SUPPLIER", "STATE", "FACTS", "LAST RUN", "FAILS IN A ROW", "SAME SHA IN A ROW"],
+      ["SUPPLIER", "STATE", "FACTS", "LAST RUN", "FAILS", "SAME SHA"],
       statuses.map((s) => [
         s.supplier,
         s.state?.run_id ?? null,
