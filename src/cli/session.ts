@@ -1,9 +1,12 @@
 import { existsSync } from "node:fs";
+import { formatTable } from "../engine/output/format-table.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 import type { Config } from "../infra/config/load-config.ts";
+import type { MigrationScope } from "../infra/db/migrator.ts";
 import type { Logger } from "../infra/logging/logger.ts";
 import { redactUrlPassword } from "../infra/logging/redact.ts";
+import { serverMigrations } from "../server/migrations/index.ts";
 import type { CliIo } from "./io.ts";
 import { inUserForm, invocationName } from "./output/invocation.ts";
 
@@ -115,6 +118,11 @@ export class CliSession {
     return ONE_SHOT_LEVEL;
   }
 
+  /** Every migration scope a command migrates: the engine's, the server's, each pipeline's. */
+  migrationScopes(): MigrationScope[] {
+    return this.registry.migrationScopes([serverMigrations]);
+  }
+
   /** Database (migrated), blob store and registry; opened once per invocation. */
   runtime(): Promise<Runtime> {
     this.#runtime ??= (async () => {
@@ -124,6 +132,7 @@ export class CliSession {
         registry: this.registry,
         logger: await this.logger(),
         environ: this.io.env,
+        hostScopes: [serverMigrations],
       });
     })();
     return this.#runtime;
@@ -144,6 +153,14 @@ export class CliSession {
   /** Writes a value as pretty JSON to stdout. */
   printJson(value: unknown): void {
     this.io.out(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Writes rows as aligned columns under `headers` to stdout (see formatTable). */
+  printTable(
+    headers: readonly string[],
+    rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+  ): void {
+    this.print(formatTable(headers, rows));
   }
 
   /** Closes whatever was opened. */

@@ -51,23 +51,6 @@ export interface LeasesTable {
   token: Generated<number>;
 }
 
-/** A dashboard session signed out before its expiry (engine migration 0013). */
-export interface UiRevokedSessionsTable {
-  /** The session's nonce (never the token). */
-  nonce: string;
-  /** The session's own expiry; the row is pruned after it. */
-  expires_at: string;
-}
-
-/** Failed dashboard sign-ins (wrong tokens) of one client, for the throttle (engine migration 0013). */
-export interface UiSignInFailuresTable {
-  /** The client's address (an IPv6 one by its /64); nothing about the tokens tried. */
-  client: string;
-  /** When the current window began (its first attempt); failures count for that window only. */
-  window_start: string;
-  failures: number;
-}
-
 /** A queue message a run sent (engine migration 0014). */
 export interface RunChildrenTable {
   run_id: string;
@@ -80,7 +63,5 @@ export interface EngineTables {
   tm_jobs: JobsTable;
   tm_runs: RunsTable;
   tm_leases: LeasesTable;
-  tm_ui_revoked_sessions: UiRevokedSessionsTable;
-  tm_ui_sign_in_failures: UiSignInFailuresTable;
   tm_run_children: RunChildrenTable;
 }

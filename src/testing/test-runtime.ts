@@ -8,6 +8,7 @@ import { openRuntime } from "../engine/runtime/open-runtime.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 import { loadConfig } from "../infra/config/load-config.ts";
 import { silentLogger } from "../infra/logging/logger.ts";
+import { serverMigrations } from "../server/migrations/index.ts";
 import type { DialectHarness } from "./dialects.ts";
 import { testRegistry } from "./test-pipeline.ts";
 
@@ -32,6 +33,7 @@ export async function openTestRuntime(
     registry: options.registry ?? testRegistry(),
     logger: silentLogger(),
     clock: options.clock,
+    hostScopes: [serverMigrations],
   });
   onTestFinished(async () => {
     await runtime.close();

@@ -10,7 +10,7 @@ export function registerDbCommands(program: Command, session: CliSession): void 
   const db = program.command("db").description("database schema");
 
   db.command("migrate")
-    .description("apply pending migrations of the engine and every pipeline")
+    .description("apply pending migrations of the engine, the server and every pipeline")
     .action(async () => {
       const [{ openDatabase }, { migrateToLatest }] = await Promise.all([
         import("../../infra/db/open-database.ts"),
@@ -19,7 +19,7 @@ export function registerDbCommands(program: Command, session: CliSession): void 
       const config = await session.config();
       const database = await openDatabase(config.database);
       try {
-        const results = await migrateToLatest(database, session.registry.migrationScopes());
+        const results = await migrateToLatest(database, session.migrationScopes());
         const applied = results.flatMap((r) => r.applied.map((m) => `${r.scope}/${m}`));
         session.print(`Database: ${database.description}`);
         session.print(
@@ -40,7 +40,7 @@ export function registerDbCommands(program: Command, session: CliSession): void 
       // A status query must not create the SQLite file (and its folder) it reports on.
       if (target.dialect === "sqlite" && !existsSync(target.path)) {
         const { allPending } = await import("../../infra/db/migrator.ts");
-        const states = await allPending(session.registry.migrationScopes());
+        const states = await allPending(session.migrationScopes());
         if (opts.json) return session.printJson({ database: target.path, migrations: states });
         session.print(`Database: ${target.path} (does not exist yet)`);
         return printStates(session, states);
@@ -51,7 +51,7 @@ export function registerDbCommands(program: Command, session: CliSession): void 
       ]);
       const database = await openDatabase(target);
       try {
-        const states = await migrationStatus(database, session.registry.migrationScopes());
+        const states = await migrationStatus(database, session.migrationScopes());
         if (opts.json)
           return session.printJson({ database: database.description, migrations: states });
         session.print(`Database: ${database.description}`);

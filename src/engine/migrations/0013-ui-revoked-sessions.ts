@@ -1,41 +1,12 @@
 import type { Kysely } from "kysely";
-import { columnTypes, dialectOf } from "../../infra/db/dialect.ts";
 
 /**
- * The dashboard's sign-in state that every `serve` process on the database must share: sessions
- * signed out before their expiry (a copied cookie must stop working everywhere, not only in the
- * browser that signed out) and the count of recent failed sign-ins per client (the throttle).
+ * Once created the dashboard's sign-in tables; they now belong to the server's own migration
+ * scope (`src/server/migrations`). Kept, doing nothing, so that databases which ran it still
+ * list exactly the engine's known migrations; the server's first migration creates the tables
+ * where they are missing and leaves them where this one made them.
  */
-export async function up(db: Kysely<object>): Promise<void> {
-  const t = columnTypes(dialectOf(db));
-  await db.schema
-    .createTable("tm_ui_revoked_sessions")
-    .addColumn("nonce", "text", (c) => c.primaryKey())
-    // The session's own expiry: after it the cookie is refused anyway and the row can go.
-    .addColumn("expires_at", t.timestamp, (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex("tm_ui_revoked_sessions_expires")
-    .on("tm_ui_revoked_sessions")
-    .column("expires_at")
-    .execute();
-  await db.schema
-    .createTable("tm_ui_sign_in_failures")
-    // One row per client: a counter updated in one statement, so concurrent attempts from one
-    // client cannot all pass the limit before any of them is counted.
-    .addColumn("client", "text", (c) => c.primaryKey())
-    .addColumn("window_start", t.timestamp, (c) => c.notNull())
-    .addColumn("failures", "integer", (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex("tm_ui_sign_in_failures_window")
-    .on("tm_ui_sign_in_failures")
-    .column("window_start")
-    .execute();
-}
+export async function up(_db: Kysely<object>): Promise<void> {}
 
-/** Drops what up() added. */
-export async function down(db: Kysely<object>): Promise<void> {
-  await db.schema.dropTable("tm_ui_sign_in_failures").execute();
-  await db.schema.dropTable("tm_ui_revoked_sessions").execute();
-}
+/** Nothing to undo: the tables are the server scope's. */
+export async function down(_db: Kysely<object>): Promise<void> {}

@@ -102,9 +102,12 @@ export class Registry {
     return resolved.get(pipeline.name);
   }
 
-  /** Engine migrations first, then each pipeline's, in registry order. */
-  migrationScopes(): MigrationScope[] {
-    const scopes: MigrationScope[] = [engineMigrations];
+  /**
+   * Engine migrations first, then the host's (`hostScopes`: the server's tables, which the engine
+   * does not know), then each pipeline's, in registry order.
+   */
+  migrationScopes(hostScopes: readonly MigrationScope[] = []): MigrationScope[] {
+    const scopes: MigrationScope[] = [engineMigrations, ...hostScopes];
     for (const p of this.pipelines) {
       if (p.migrations) scopes.push({ name: p.name, migrations: p.migrations });
     }

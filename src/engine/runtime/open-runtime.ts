@@ -1,6 +1,6 @@
 import { openBlobStore } from "../../infra/blobs/open-blob-store.ts";
 import type { Config } from "../../infra/config/load-config.ts";
-import { migrateToLatest } from "../../infra/db/migrator.ts";
+import { type MigrationScope, migrateToLatest } from "../../infra/db/migrator.ts";
 import { openDatabase } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { type Clock, systemClock } from "../context/clock.ts";
@@ -19,6 +19,8 @@ export interface OpenRuntimeOptions {
   migrate?: boolean;
   /** Environment variables handed to jobs as `ctx.environ` (default: process.env). */
   environ?: NodeJS.ProcessEnv;
+  /** Migration scopes of the host process (the server's), migrated right after the engine's. */
+  hostScopes?: readonly MigrationScope[];
 }
 
 /** Opens the database (migrating it) and the blob store. */
@@ -28,7 +30,10 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const db = await openDatabase(config.database);
   try {
     if (options.migrate !== false) {
-      for (const { scope, applied } of await migrateToLatest(db, registry.migrationScopes())) {
+      for (const { scope, applied } of await migrateToLatest(
+        db,
+        registry.migrationScopes(options.hostScopes),
+      )) {
         if (applied.length > 0) logger.info({ scope, applied }, "database migrated");
       }
     }

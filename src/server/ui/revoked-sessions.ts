@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import type { EngineTables } from "../../engine/engine-tables.ts";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import type { Session } from "./session.ts";
+import type { UiTables } from "./ui-tables.ts";
 
 /**
  * Sessions signed out before their expiry (`tm_ui_revoked_sessions`). Kept in the database, not
@@ -15,8 +15,8 @@ export class RevokedSessions {
     this.#database = db;
   }
 
-  get #db(): Kysely<EngineTables> {
-    return typed<EngineTables>(this.#database);
+  get #db(): Kysely<UiTables> {
+    return typed<UiTables>(this.#database);
   }
 
   /** Records the session as signed out, and forgets sessions that have expired anyway. */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Clock } from "../../engine/context/clock.ts";
-import type { EngineTables } from "../../engine/engine-tables.ts";
 import { type Database, typed } from "../../infra/db/open-database.ts";
+import type { UiTables } from "./ui-tables.ts";
 
 /** How many wrong tokens a client may send within the window before sign-in is refused. */
 export interface ThrottleLimits {
@@ -45,8 +45,8 @@ export class SignInThrottle {
     this.#limits = limits;
   }
 
-  get #db(): Kysely<EngineTables> {
-    return typed<EngineTables>(this.#database);
+  get #db(): Kysely<UiTables> {
+    return typed<UiTables>(this.#database);
   }
 
   /** Counts an attempt by `client` and decides whether its token may be checked. */

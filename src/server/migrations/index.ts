@@ -1,0 +1,12 @@
+import type { MigrationScope } from "../../infra/db/migrator.ts";
+
+/**
+ * The server's own tables (the dashboard's sign-in state). Migrated right after the engine's
+ * scope by `tidemark db migrate` and by every CLI command that opens the database.
+ */
+export const serverMigrations: MigrationScope = {
+  name: "server",
+  migrations: async () => ({
+    "0001-ui-sign-in": await import("./0001-ui-sign-in.ts"),
+  }),
+};
