@@ -1,28 +1,17 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactStrings, redactText } from "../../infra/logging/redact.ts";
-import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
+import { isoTimestamp } from "../context/clock.ts";
 import type { RunStatus } from "../engine-tables.ts";
-import {
-  AlreadyRunningError,
-  DuplicateDeliveryError,
-  describeError,
-  ExitCode,
-  LeaseLostError,
-  TidemarkError,
-  UsageError,
-} from "../errors.ts";
+import { describeError, ExitCode, LeaseLostError, TidemarkError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";
-import { DEFAULT_LEASE_TTL_MS, startHeartbeat } from "../leases/lease-heartbeat.ts";
-import type { Lease } from "../leases/lease-store.ts";
+import { startHeartbeat } from "../leases/lease-heartbeat.ts";
 import type { RunEndedEvent } from "../notify/run-events.ts";
-import type { JobResult } from "../registry/pipeline-definition.ts";
+import type { JobResult, JobType } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { newJobContext } from "./new-job-context.ts";
-import { newRunId, RUN_ID_PATTERN } from "./run-id.ts";
 import { RunProgressRecorder } from "./run-progress.ts";
 import { RunRepo } from "./run-repo.ts";
+import { recordDeadHolder, type StartedRun, startRun } from "./run-start.ts";
 
 /** What to run: a stored job, or an ad-hoc run of a job type (e.g. `snapshots run`). */
 export interface RunRequest {
@@ -65,64 +54,6 @@ export interface RunReport extends RunEndedEvent {
   exitCode?: 2;
 }
 
-/** The requested run id when it is valid and unused, else a new one. */
-async function chooseRunId(
-  runs: RunRepo,
-  request: RunRequest,
-  prefix: string,
-  jobStartAt: Date,
-  runtime: Runtime,
-): Promise<string> {
-  const wanted = request.runId;
-  if (wanted === undefined) return newRunId(prefix, jobStartAt);
-  const match = RUN_ID_PATTERN.exec(wanted);
-  if (!match || (match[1] !== request.jobName && match[1] !== prefix)) {
-    throw new UsageError(
-      `run id ${JSON.stringify(wanted)} does not belong to job ${request.jobName}`,
-    );
-  }
-  if (!(await runs.get(wanted))) return wanted;
-  if (request.exactRunId) throw new DuplicateDeliveryError(wanted);
-  const fresh = newRunId(prefix, jobStartAt);
-  runtime.logger.warn(
-    { job: request.jobName, requested: wanted, run_id: fresh },
-    "run id already used; using a new one",
-  );
-  return fresh;
-}
-
-/**
- * Claims a requested run id for one delivery until its run's row exists, so two deliveries of
- * one request handled at the same moment cannot both start it (the job lease alone cannot
- * tell them apart: both would hold it as the same run id). Taken: DuplicateDeliveryError.
- */
-async function claimRunId(runtime: Runtime, runId: string | undefined, ttlMs: number) {
-  if (runId === undefined) return undefined;
-  const key = `run-id:${runId}`;
-  const claim = await runtime.leases.tryAcquire(key, `delivery:${randomUUID()}`, ttlMs);
-  if (!claim) throw new DuplicateDeliveryError(runId);
-  return claim;
-}
-
-/** Marks the run whose dead process held the lease we took over as abandoned. */
-async function recordDeadHolder(
-  runs: RunRepo,
-  runtime: Runtime,
-  from: NonNullable<Lease["tookOverFrom"]>,
-  logger: Logger,
-): Promise<void> {
-  const { holder, owner } = from;
-  await runs.markDead(
-    holder,
-    isoTimestamp(runtime.clock.now()),
-    `process died: pid ${owner.pid} on ${owner.host} is gone`,
-  );
-  logger.warn(
-    { previous_run_id: holder, pid: owner.pid },
-    "took over the lease of a run whose process is gone",
-  );
-}
-
 /** A run's status and summary from what its job returned or threw. */
 function outcomeOf(
   result: JobResult | undefined,
@@ -160,53 +91,33 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   const runs = new RunRepo(runtime.db, runtime.events);
   const startedAt = runtime.clock.now();
   await runs.markAbandoned(isoTimestamp(startedAt));
-
-  const jobStartAt = truncateToSeconds(startedAt);
-  const prefix = jobType.runIdPrefix?.(request.jobName, params) ?? request.jobName;
-  const ttl = request.leaseTtlMs ?? runtime.config.runs.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const claim = request.exactRunId ? await claimRunId(runtime, request.runId, ttl) : undefined;
-  const dryRun = request.dryRun ?? false;
-  let lease: Lease | undefined;
-  let runId: string;
-  let leaseKey: string;
-  try {
-    runId = await chooseRunId(runs, request, prefix, jobStartAt, runtime);
-    leaseKey = jobType.leaseKey?.(request.jobName, params) ?? `job:${request.jobName}`;
-    lease = await runtime.leases.tryAcquire(leaseKey, runId, ttl);
-    if (!lease) {
-      const holder = (await runtime.leases.get(leaseKey))?.holder;
-      // A lease shared by several jobs may be held by another job: name the lease, not this job.
-      const what =
-        leaseKey === `job:${request.jobName}`
-          ? `job ${request.jobName}`
-          : `job ${request.jobName} cannot start: ${leaseKey}, which it shares with other jobs,`;
-      throw new AlreadyRunningError(what, holder);
-    }
-    try {
-      await runs.insertStarted({
-        runId,
-        jobName: request.jobName,
-        jobType: jobType.name,
-        startedAt: isoTimestamp(startedAt),
-        dryRun,
-        leaseKey,
-        host: hostname(),
-        pid: process.pid,
-        params: params as Record<string, unknown>,
-      });
-    } catch (err) {
-      await runtime.leases.release(leaseKey, runId);
-      throw err;
-    }
-  } finally {
-    // Held until the run's row exists: from then on the row itself tells a racing delivery.
-    if (claim) await runtime.leases.release(claim.key, claim.holder);
+  const started = await startRun(runtime, runs, request, { jobType, params, startedAt });
+  const logger = runtime.logger.child({ job: request.jobName, run_id: started.runId });
+  if (started.lease.tookOverFrom) {
+    await recordDeadHolder(runs, runtime, started.lease.tookOverFrom, logger);
   }
+  const ended = await callJob(runtime, runs, request, { ...started, jobType, params, logger });
+  return finishRun(runtime, runs, request, { ...started, jobType, startedAt, logger }, ended);
+}
 
-  const logger = runtime.logger.child({ job: request.jobName, run_id: runId });
-  if (lease.tookOverFrom) await recordDeadHolder(runs, runtime, lease.tookOverFrom, logger);
+/** What the job's call ended with. */
+interface CallEnd {
+  result: JobResult | undefined;
+  error: string | null;
+  leaseLost: boolean;
+  configFailure: boolean;
+}
+
+/** Calls the job type under its lease's heartbeat; a throw is caught and described. */
+async function callJob(
+  runtime: Runtime,
+  runs: RunRepo,
+  request: RunRequest,
+  run: StartedRun & { jobType: JobType; params: unknown; logger: Logger },
+): Promise<CallEnd> {
+  const { runId, leaseKey, lease, ttl, jobStartAt, dryRun, jobType, logger } = run;
   const abort = new AbortController();
-  let leaseLost = false;
+  const end: CallEnd = { result: undefined, error: null, leaseLost: false, configFailure: false };
   const onOuterAbort = () => abort.abort(request.signal?.reason);
   request.signal?.addEventListener("abort", onOuterAbort, { once: true });
   const heartbeat = startHeartbeat({
@@ -216,14 +127,10 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
     ttlMs: ttl,
     logger,
     onLost: () => {
-      leaseLost = true;
+      end.leaseLost = true;
       abort.abort(new LeaseLostError(leaseKey, runId));
     },
   });
-
-  let result: JobResult | undefined;
-  let error: string | null = null;
-  let configFailure = false;
   const recorder = new RunProgressRecorder(runs, runId, runtime.clock, logger);
   try {
     const ctx = newJobContext(runtime, {
@@ -240,28 +147,42 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
       progress: request.progress ?? false,
       recorder,
       onLeaseLost: (err) => {
-        leaseLost = true;
+        end.leaseLost = true;
         abort.abort(err);
       },
     });
     logger.info({ type: jobType.name, dry_run: dryRun, limit: request.limit }, "run started");
-    result = await jobType.run(ctx, params);
-    if (result.status === "failed") error = result.message ?? "job reported failure";
-    configFailure = result.status === "failed" && result.exitCode === ExitCode.usage;
+    end.result = await jobType.run(ctx, run.params);
+    if (end.result.status === "failed") end.error = end.result.message ?? "job reported failure";
+    end.configFailure = end.result.status === "failed" && end.result.exitCode === ExitCode.usage;
   } catch (err) {
-    if (err instanceof LeaseLostError) leaseLost = true;
-    configFailure = err instanceof TidemarkError && err.exitCode === ExitCode.usage;
-    error = describeError(err);
+    if (err instanceof LeaseLostError) end.leaseLost = true;
+    end.configFailure = err instanceof TidemarkError && err.exitCode === ExitCode.usage;
+    end.error = describeError(err);
     const level = request.callerReportsOutcome ? "debug" : "error";
-    logger[level]({ err }, leaseLost ? "lease lost; the run committed nothing more" : "run failed");
+    const message = end.leaseLost ? "lease lost; the run committed nothing more" : "run failed";
+    logger[level]({ err }, message);
   } finally {
     heartbeat.stop();
     request.signal?.removeEventListener("abort", onOuterAbort);
     // The last progress lands before the run's end is recorded; none is written after it.
     await recorder.close();
   }
+  return end;
+}
 
-  const outcome = outcomeOf(result, error, leaseLost);
+/** Records the run's outcome, releases its lease and reports the ended run. */
+async function finishRun(
+  runtime: Runtime,
+  runs: RunRepo,
+  request: RunRequest,
+  run: StartedRun & { jobType: JobType; startedAt: Date; logger: Logger },
+  ended: CallEnd,
+): Promise<RunReport> {
+  const { runId, leaseKey, dryRun } = run;
+  const { leaseLost, configFailure } = ended;
+  let error = ended.error;
+  const outcome = outcomeOf(ended.result, error, leaseLost);
   const status = outcome.status;
   if (leaseLost && error === null) error = `lease lost: ${leaseKey} was taken over`;
   // Stored and shown by `runs show`, the API and the dashboard: never a secret an error quoted,
@@ -271,9 +192,9 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   const report: RunReport = {
     runId,
     jobName: request.jobName,
-    jobType: jobType.name,
+    jobType: run.jobType.name,
     status,
-    startedAt: isoTimestamp(startedAt),
+    startedAt: isoTimestamp(run.startedAt),
     finishedAt: isoTimestamp(runtime.clock.now()),
     summary,
     error,
@@ -285,7 +206,7 @@ export async function executeRun(runtime: Runtime, request: RunRequest): Promise
   } finally {
     await runtime.leases.release(leaseKey, runId);
   }
-  logger.info({ status, summary }, "run finished");
+  run.logger.info({ status, summary }, "run finished");
   runtime.events?.emitRunEnded(report);
   return report;
 }
