@@ -50,7 +50,15 @@ export function registerJobCommands(program: Command, session: CliSession): void
   const job = program
     .command("job")
     .description("manage jobs (named, scheduled instances of a job type)");
+  registerJobReadCommands(job, session);
+  registerJobAddCommand(job, session);
+  registerJobUpdateCommand(job, session);
+  registerJobStateCommands(job, session);
+  registerJobFileCommands(job, session);
+}
 
+/** `job ls | show | types | describe`: what is stored and what can be. */
+function registerJobReadCommands(job: Command, session: CliSession): void {
   job
     .command("ls")
     .description("list jobs, when each fires next and how its last run went")
@@ -82,7 +90,10 @@ export function registerJobCommands(program: Command, session: CliSession): void
     .action((name: string, opts: { json?: boolean }) =>
       describeJobType(session, name, opts.json ?? false),
     );
+}
 
+/** `job add`: params validated before the database is opened. */
+function registerJobAddCommand(job: Command, session: CliSession): void {
   job
     .command("add <name>")
     .description("add a job")
@@ -132,7 +143,10 @@ export function registerJobCommands(program: Command, session: CliSession): void
         session.print(`Added job ${name} (${opts.type})`);
       },
     );
+}
 
+/** `job update`: changes only what is given. */
+function registerJobUpdateCommand(job: Command, session: CliSession): void {
   job
     .command("update <name>")
     .description("change a job's type, params, schedule or time zone")
@@ -172,7 +186,10 @@ export function registerJobCommands(program: Command, session: CliSession): void
         session.print(`Updated job ${name}`);
       },
     );
+}
 
+/** `job enable | disable | rm`. */
+function registerJobStateCommands(job: Command, session: CliSession): void {
   for (const [verb, enabled] of [
     ["enable", true],
     ["disable", false],
@@ -201,7 +218,10 @@ export function registerJobCommands(program: Command, session: CliSession): void
       await (await jobService(session, name)).remove(name);
       session.print(`Deleted job ${name}`);
     });
+}
 
+/** `job import | export`: jobs as YAML. */
+function registerJobFileCommands(job: Command, session: CliSession): void {
   job
     .command("import <file>")
     .description("add or replace the jobs of a YAML file (all or nothing)")

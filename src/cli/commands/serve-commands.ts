@@ -54,6 +54,12 @@ async function runUntilSignal(
 
 /** `tidemark serve` (scheduler + workers + HTTP API) and `tidemark worker` (workers only). */
 export function registerServeCommands(program: Command, session: CliSession): void {
+  registerServeCommand(program, session);
+  registerWorkerCommand(program, session);
+}
+
+/** `tidemark serve`: the port is bound before the database is opened. */
+function registerServeCommand(program: Command, session: CliSession): void {
   program
     .command("serve")
     .description("run the scheduler, workers and HTTP API until SIGTERM/SIGINT")
@@ -111,7 +117,10 @@ export function registerServeCommands(program: Command, session: CliSession): vo
         });
       },
     );
+}
 
+/** `tidemark worker`, or `worker --drain` (work until the queues are empty, then exit). */
+function registerWorkerCommand(program: Command, session: CliSession): void {
   program
     .command("worker")
     .description("execute queued runs and pipeline queue messages until SIGTERM/SIGINT")
