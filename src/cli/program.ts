@@ -103,6 +103,8 @@ export function buildProgram(
   const services: Omit<CliServices, "services"> = {
     runtime: () => session.runtime(),
     print: (line) => session.print(line),
+    printJson: (value) => session.printJson(value),
+    printTable: (headers, rows) => session.printTable(headers, rows),
     write: (text) => session.write(text),
     setExitCode: (code) => {
       session.exitCode = Math.max(session.exitCode, code);

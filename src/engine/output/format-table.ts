@@ -1,5 +1,8 @@
 /** Renders rows as aligned plain-text columns (no borders, so output stays greppable). */
-export function formatTable(headers: string[], rows: Array<Array<string | number | null>>): string {
+export function formatTable(
+  headers: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => (c === null ? "-" : String(c))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
   return cells

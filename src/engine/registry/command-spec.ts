@@ -9,6 +9,13 @@ export interface CliServices {
   services<S = unknown>(): Promise<PipelineServices<S>>;
   /** Writes a line to standard output. */
   print(line: string): void;
+  /** Writes a value as pretty JSON (two-space indent) to standard output: a command's `--json`. */
+  printJson(value: unknown): void;
+  /** Writes rows as aligned columns under `headers` (null shows as `-`): a command's table. */
+  printTable(
+    headers: readonly string[],
+    rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+  ): void;
   /**
    * Streams text to standard output, waiting while the reader is slow; resolves false once the
    * reader has gone (e.g. `| head`), when the command should stop producing.

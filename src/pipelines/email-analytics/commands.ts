@@ -23,7 +23,7 @@ export const emailAnalyticsCommands: readonly CommandSpec[] = [
     async action({ options }, services) {
       const { emailAnalyticsStatus, statusLines } = await import("./monitoring/status.ts");
       const status = await emailAnalyticsStatus(await services.runtime());
-      if (options.json) services.print(JSON.stringify(status, null, 2));
+      if (options.json) services.printJson(status);
       else for (const line of statusLines(status)) services.print(line);
     },
   },
@@ -52,7 +52,7 @@ export const emailAnalyticsCommands: readonly CommandSpec[] = [
     async action({ args, options }, services) {
       const { emailStats, emailStatsLines } = await import("./repos/email-stats.ts");
       const stats = await emailStats(await services.runtime(), String(args["email-id"]));
-      if (options.json) services.print(JSON.stringify(stats, null, 2));
+      if (options.json) services.printJson(stats);
       else for (const line of emailStatsLines(stats)) services.print(line);
     },
   },

@@ -1,4 +1,4 @@
-import { type CliServices, formatTable, listLimit, typed } from "../../../engine/index.ts";
+import { type CliServices, listLimit, typed } from "../../../engine/index.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** One email as `email-analytics emails` lists it. */
@@ -45,24 +45,22 @@ export async function emailsCommand(
 ): Promise<void> {
   const emails = await listEmails(services, listLimit(options.limit, 20));
   if (options.json) {
-    services.print(JSON.stringify(emails, null, 2));
+    services.printJson(emails);
     return;
   }
   if (emails.length === 0) {
     services.print("No email stored yet: import them first (tidemark email-analytics import).");
     return;
   }
-  services.print(
-    formatTable(
-      ["ID", "SUBMITTED", "SENT", "OPENED", "SUBJECT"],
-      emails.map((e) => [
-        e.id,
-        e.submitted_at.slice(0, 19),
-        e.email_count,
-        e.opened_count,
-        short(e.subject, 24),
-      ]),
-    ),
+  services.printTable(
+    ["ID", "SUBMITTED", "SENT", "OPENED", "SUBJECT"],
+    emails.map((e) => [
+      e.id,
+      e.submitted_at.slice(0, 19),
+      e.email_count,
+      e.opened_count,
+      short(e.subject, 24),
+    ]),
   );
   services.print(`Its stats: tidemark email-analytics stats ${emails[0]!.id}`);
 }

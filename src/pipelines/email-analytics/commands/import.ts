@@ -27,7 +27,7 @@ export const emailAnalyticsImportCommand: CommandSpec = {
       table: options.table as string | undefined,
       dryRun: options.dryRun === true,
     });
-    if (options.json) services.print(JSON.stringify(result, null, 2));
+    if (options.json) services.printJson(result);
     else for (const line of importLines(result)) services.print(line);
   },
 };

@@ -38,42 +38,40 @@ export async function crawlCommand(
     throw err;
   }
   if (o.json) {
-    services.print(JSON.stringify(outcome, null, 2));
+    services.printJson(outcome);
     return;
   }
   if (outcome.products.length === 0) {
     services.print("No enabled product: tidemark mercari product add --name N --keyword K");
     return;
   }
-  services.print(
-    formatTable(
-      [
-        "PRODUCT",
-        "RUN",
-        "PAGES",
-        "FOUND",
-        "MERCARI EST.",
-        "NO PRICE",
-        "NEW",
-        "DELETED",
-        "EXISTENCE CHECKS",
-        "SOLD-DATE CHECKS",
-        "SELLER CHECKS",
-      ],
-      outcome.products.map((s) => [
-        s.product_id,
-        s.first_run ? "first" : "later",
-        s.pages,
-        s.found,
-        s.num_found_estimate === null ? "" : `~${s.num_found_estimate}`,
-        s.no_price,
-        s.inserted,
-        s.deleted,
-        s.existence_checks.enqueued,
-        s.sold_out_checks.enqueued,
-        s.seller_checks.enqueued,
-      ]),
-    ),
+  services.printTable(
+    [
+      "PRODUCT",
+      "RUN",
+      "PAGES",
+      "FOUND",
+      "MERCARI EST.",
+      "NO PRICE",
+      "NEW",
+      "DELETED",
+      "EXISTENCE CHECKS",
+      "SOLD-DATE CHECKS",
+      "SELLER CHECKS",
+    ],
+    outcome.products.map((s) => [
+      s.product_id,
+      s.first_run ? "first" : "later",
+      s.pages,
+      s.found,
+      s.num_found_estimate === null ? "" : `~${s.num_found_estimate}`,
+      s.no_price,
+      s.inserted,
+      s.deleted,
+      s.existence_checks.enqueued,
+      s.sold_out_checks.enqueued,
+      s.seller_checks.enqueued,
+    ]),
   );
   services.print(
     "Detail checks are queued: run `tidemark worker --drain` (or serve) to process them.",
@@ -101,7 +99,7 @@ export async function resultsCommand(input: CommandInput, services: CliServices)
   const runtime = await services.runtime();
   const page = await productResults(runtime, productId, query);
   if (input.options.json) {
-    services.print(JSON.stringify(page, null, 2));
+    services.printJson(page);
     return;
   }
   services.print(resultTable(page.items));
@@ -151,23 +149,21 @@ export async function trendCommand(input: CommandInput, services: CliServices): 
     bucket,
   });
   if (o.json) {
-    services.print(JSON.stringify(trend, null, 2));
+    services.printJson(trend);
     return;
   }
   const round = (n: number) => Math.round(n);
-  services.print(
-    formatTable(
-      [bucket === "day" ? "DAY" : "WEEK OF", "SOLD", "MIN", "P25", "MEDIAN", "P75", "MAX"],
-      trend.buckets.map((b) => [
-        b.bucket,
-        b.count,
-        b.min,
-        round(b.p25),
-        round(b.median),
-        round(b.p75),
-        b.max,
-      ]),
-    ),
+  services.printTable(
+    [bucket === "day" ? "DAY" : "WEEK OF", "SOLD", "MIN", "P25", "MEDIAN", "P75", "MAX"],
+    trend.buckets.map((b) => [
+      b.bucket,
+      b.count,
+      b.min,
+      round(b.p25),
+      round(b.median),
+      round(b.p75),
+      b.max,
+    ]),
   );
   services.print(`${trend.from} – ${trend.to}: ${TREND_NOTE}`);
 }

@@ -2,7 +2,6 @@ import type { z } from "zod";
 import {
   type CliServices,
   type CommandInput,
-  formatTable,
   formatZodIssues,
   isoTimestamp,
   typed,
@@ -95,25 +94,23 @@ export async function productLs(
 ): Promise<void> {
   const list = await (await repo(services)).repo.list();
   if (o.json) {
-    services.print(JSON.stringify(list, null, 2));
+    services.printJson(list);
     return;
   }
   if (list.length === 0) {
     services.print("No product yet: tidemark mercari product add --name N --keyword K");
     return;
   }
-  services.print(
-    formatTable(
-      ["ID", "NAME", "KEYWORD", "EXCLUDE", "CATEGORY", "PRICE", "ENABLED"],
-      list.map((p) => [
-        p.id,
-        p.name,
-        p.keyword,
-        p.exclude_keyword,
-        priceRange(p),
-        p.enabled ? "yes" : "no",
-      ]),
-    ),
+  services.printTable(
+    ["ID", "NAME", "KEYWORD", "EXCLUDE", "CATEGORY", "PRICE", "ENABLED"],
+    list.map((p) => [
+      p.id,
+      p.name,
+      p.keyword,
+      p.exclude_keyword,
+      priceRange(p),
+      p.enabled ? "yes" : "no",
+    ]),
   );
 }
 

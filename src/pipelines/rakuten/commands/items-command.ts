@@ -1,4 +1,4 @@
-import { type CliServices, formatTable, listLimit, typed } from "../../../engine/index.ts";
+import { type CliServices, listLimit, typed } from "../../../engine/index.ts";
 import type { RakutenTables } from "../tables.ts";
 
 /** One stored item as `rakuten items` lists it. */
@@ -54,18 +54,16 @@ export async function itemsCommand(
 ): Promise<void> {
   const items = await storedItems(services, listLimit(options.limit, 20));
   if (options.json) {
-    services.print(JSON.stringify(items, null, 2));
+    services.printJson(items);
     return;
   }
   if (items.length === 0) {
     services.print("No item stored yet: run a rakuten.item or rakuten.ranking job first.");
     return;
   }
-  services.print(
-    formatTable(
-      ["ITEM CODE", "PRICE", "UPDATED", "NAME"],
-      items.map((i) => [i.item_code, i.price, i.updated_at.slice(0, 19), short(i.name, 30)]),
-    ),
+  services.printTable(
+    ["ITEM CODE", "PRICE", "UPDATED", "NAME"],
+    items.map((i) => [i.item_code, i.price, i.updated_at.slice(0, 19), short(i.name, 30)]),
   );
   services.print(`Similar items: tidemark rakuten similar ${items[0]!.item_code}`);
 }

@@ -1,6 +1,5 @@
 import {
   type CliServices,
-  formatTable,
   NotFoundError,
   RawStore,
   rawSegmentProblem,
@@ -65,16 +64,14 @@ export async function rawCommand(
     );
     return;
   }
-  services.print(
-    formatTable(
-      ["SAVED AT", "HASH", "CURRENT", "SHOWN"],
-      versions.map((v) => [
-        v.savedAt,
-        v.contentHash,
-        v.contentHash === current?.content_hash ? "yes" : null,
-        v === chosen ? "*" : null,
-      ]),
-    ),
+  services.printTable(
+    ["SAVED AT", "HASH", "CURRENT", "SHOWN"],
+    versions.map((v) => [
+      v.savedAt,
+      v.contentHash,
+      v.contentHash === current?.content_hash ? "yes" : null,
+      v === chosen ? "*" : null,
+    ]),
   );
   services.print(`\n${chosen.key}`);
   services.print(body);

@@ -24,7 +24,7 @@ export async function reapplyCommand(
       callerReportsOutcome: true,
     });
     if (opts.json) {
-      services.print(JSON.stringify(report, null, 2));
+      services.printJson(report);
     } else {
       const s = report.summary;
       services.print(`Run ${report.runId}: ${report.status}`);

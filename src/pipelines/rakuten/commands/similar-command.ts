@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { type CliServices, formatTable, NotFoundError, typed } from "../../../engine/index.ts";
+import { type CliServices, NotFoundError, typed } from "../../../engine/index.ts";
 import { cosineSimilarity, parseVector } from "../embeddings/cosine.ts";
 import type { RakutenTables } from "../tables.ts";
 
@@ -139,7 +139,7 @@ export async function similarItemsCommand(
   const runtime = await services.runtime();
   const result = await findSimilar(typed<RakutenTables>(runtime.db), itemCode, opts.k);
   if (opts.json) {
-    services.print(JSON.stringify(result, null, 2));
+    services.printJson(result);
     return;
   }
   const note =
@@ -153,16 +153,14 @@ export async function similarItemsCommand(
     services.print("no other item has an embedding of this model yet");
     return;
   }
-  services.print(
-    formatTable(
-      ["rank", "similarity", "item_code", "price", "name"],
-      result.items.map((i) => [
-        i.rank,
-        i.similarity.toFixed(4),
-        i.item_code,
-        i.item_price,
-        i.item_name,
-      ]),
-    ),
+  services.printTable(
+    ["rank", "similarity", "item_code", "price", "name"],
+    result.items.map((i) => [
+      i.rank,
+      i.similarity.toFixed(4),
+      i.item_code,
+      i.item_price,
+      i.item_name,
+    ]),
   );
 }

@@ -1,10 +1,4 @@
-import {
-  type CliServices,
-  formatTable,
-  Ledger,
-  type Runtime,
-  utcDayStart,
-} from "../../../engine/index.ts";
+import { type CliServices, Ledger, type Runtime, utcDayStart } from "../../../engine/index.ts";
 import { ENTITY_APPLIERS } from "../jobs/entity-appliers.ts";
 import { STAGING_TABLE } from "../jobs/run-rakuten-entity.ts";
 import { RAKUTEN_ENTITIES, RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
@@ -46,20 +40,18 @@ export async function statusCommand(
 ): Promise<void> {
   const statuses = await rakutenStatus(await services.runtime());
   if (opts.json) {
-    services.print(JSON.stringify(statuses, null, 2));
+    services.printJson(statuses);
     return;
   }
-  services.print(
-    formatTable(
-      ["ENTITY", "LEDGER ROWS", "SAVED TODAY", "PENDING RE-APPLY", "LAST SAVED", "APPLY VERSION"],
-      statuses.map((s) => [
-        s.entity,
-        s.ledger_rows,
-        s.saved_today,
-        s.pending_reapply,
-        s.last_saved_at,
-        s.apply_version,
-      ]),
-    ),
+  services.printTable(
+    ["ENTITY", "LEDGER ROWS", "SAVED TODAY", "PENDING RE-APPLY", "LAST SAVED", "APPLY VERSION"],
+    statuses.map((s) => [
+      s.entity,
+      s.ledger_rows,
+      s.saved_today,
+      s.pending_reapply,
+      s.last_saved_at,
+      s.apply_version,
+    ]),
   );
 }

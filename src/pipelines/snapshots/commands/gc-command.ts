@@ -1,4 +1,4 @@
-import { type CliServices, ExitCode, formatTable, TidemarkError } from "../../../engine/index.ts";
+import { type CliServices, ExitCode, TidemarkError } from "../../../engine/index.ts";
 import { type GcReport, runGc } from "../gc/run-gc.ts";
 import { formatBytes } from "../ingest/byte-size.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
@@ -22,7 +22,7 @@ export async function gcCommand(
   if (opts.supplier !== undefined && invalid.length > 0) {
     throw new TidemarkError(`gc of ${opts.supplier} not done: ${invalid[0]!.why}`, ExitCode.usage);
   }
-  if (opts.json) services.print(JSON.stringify(report, null, 2));
+  if (opts.json) services.printJson(report);
   else printReport(services, report);
   if (invalid.length > 0) {
     throw new TidemarkError(
@@ -41,21 +41,17 @@ function printReport(services: CliServices, report: GcReport): void {
     services.print(
       `${verb} ${report.deleted.length} item(s), ${formatBytes(report.deletedBytes)} (${report.deletedBytes} bytes):`,
     );
-    services.print(
-      formatTable(
-        ["SUPPLIER", "KIND", "SIZE", "KEY", "WHY"],
-        report.deleted.map((i) => [i.supplier, i.kind, i.size ?? "", i.key, i.why]),
-      ),
+    services.printTable(
+      ["SUPPLIER", "KIND", "SIZE", "KEY", "WHY"],
+      report.deleted.map((i) => [i.supplier, i.kind, i.size ?? "", i.key, i.why]),
     );
   }
   const kept = report.kept.filter((i) => i.kind === "state");
   if (kept.length > 0) {
     services.print("kept:");
-    services.print(
-      formatTable(
-        ["SUPPLIER", "KIND", "KEY", "WHY"],
-        kept.map((i) => [i.supplier, i.kind, i.key, i.why]),
-      ),
+    services.printTable(
+      ["SUPPLIER", "KIND", "KEY", "WHY"],
+      kept.map((i) => [i.supplier, i.kind, i.key, i.why]),
     );
   }
   for (const s of report.skipped) services.print(`skipped ${s.supplier}: ${s.why}`);

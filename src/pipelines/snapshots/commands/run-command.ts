@@ -141,7 +141,7 @@ export async function runCommand(
   } finally {
     interrupt.dispose();
   }
-  if (opts.json) services.print(JSON.stringify(supplier ? outcomes[0] : outcomes, null, 2));
+  if (opts.json) services.printJson(supplier ? outcomes[0] : outcomes);
   else {
     if (outcomes.length === 0)
       services.print("No supplier configured (no config file, no inbox folder).");

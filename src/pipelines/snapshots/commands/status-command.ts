@@ -1,4 +1,4 @@
-import { type CliServices, formatTable } from "../../../engine/index.ts";
+import type { CliServices } from "../../../engine/index.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
@@ -21,37 +21,35 @@ export async function statusCommand(
   if (supplier) await requireKnownSupplier(runtime, supplier);
   const statuses = await snapshotsStatus(runtime, { supplier });
   if (opts.json) {
-    services.print(JSON.stringify(supplier ? statuses[0] : statuses, null, 2));
+    services.printJson(supplier ? statuses[0] : statuses);
     return;
   }
   if (statuses.length === 0) {
     services.print("No supplier yet (no config file, inbox folder, state or run).");
     return;
   }
-  services.print(
-    formatTable(
-      [
-        "SUPPLIER",
-        "STATE",
-        "AGE",
-        "FACTS",
-        "LAST RUN",
-        "FAILS IN A ROW",
-        "SAME SHA IN A ROW",
-        "INBOX",
-        "ALERTS",
-      ],
-      statuses.map((s) => [
-        s.config === "ok" ? s.supplier : `${s.supplier} (config ${s.config})`,
-        s.state?.run_id ?? null,
-        s.state ? age(s.state.age_seconds) : null,
-        s.state?.fact_count ?? null,
-        lastRunText(s),
-        s.consecutive_fails,
-        s.identical_sha.count,
-        s.inbox_files,
-        s.alerts.length ? s.alerts.join(",") : null,
-      ]),
-    ),
+  services.printTable(
+    [
+      "SUPPLIER",
+      "STATE",
+      "AGE",
+      "FACTS",
+      "LAST RUN",
+      "FAILS IN A ROW",
+      "SAME SHA IN A ROW",
+      "INBOX",
+      "ALERTS",
+    ],
+    statuses.map((s) => [
+      s.config === "ok" ? s.supplier : `${s.supplier} (config ${s.config})`,
+      s.state?.run_id ?? null,
+      s.state ? age(s.state.age_seconds) : null,
+      s.state?.fact_count ?? null,
+      lastRunText(s),
+      s.consecutive_fails,
+      s.identical_sha.count,
+      s.inbox_files,
+      s.alerts.length ? s.alerts.join(",") : null,
+    ]),
   );
 }
