@@ -106,6 +106,12 @@ pipelines:
   #   domain: mg.example.com       # MAILGUN_DOMAIN; the API key only in MAILGUN_API_KEY
   #   opened_lag_warning_minutes: 30
 
+# Pipelines of your own (docs/write-a-pipeline.md): module paths, relative to this file, or
+# installed package names; each exports a pipeline definition.
+# plugins:
+#   - ./pipelines/github.ts
+#   - tidemark-pipeline-weather
+
 # Starter jobs (jobs live in the database; add them once):
 #   tidemark job add rakuten-ranking --type rakuten.ranking --params '{"genre_ids":[0]}'
 #   tidemark job add mercari-hourly --type mercari.crawl --schedule "0 * * * *"
