@@ -1,6 +1,6 @@
 // The package's public entries: reachable by name, nothing else reachable through `exports`.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as contract from "tidemark";
 import * as kit from "tidemark/kit";
@@ -80,4 +80,17 @@ describe("public entries", () => {
     expect(pkg.peerDependenciesMeta.vitest.optional).toBe(true);
     expect(pkg.dependencies.vitest).toBeUndefined();
   });
+});
+
+it("no shipped module reads a test hook from the environment (tests inject their hooks)", () => {
+  const src = `${ROOT}src`;
+  const shipped = readdirSync(src, { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".ts") && !/\.test\.ts$|(^|\/)testing\//.test(f),
+  );
+  const readers = shipped.filter((f) =>
+    /TIDEMARK_TEST_[A-Z_]+/.test(
+      readFileSync(`${src}/${f}`, "utf8").replace(/TIDEMARK_TEST_PG_URL/g, ""),
+    ),
+  );
+  expect(readers).toEqual([]);
 });

@@ -1,9 +1,17 @@
 /**
- * TEST-ONLY hook for the exactly-once tests: with TIDEMARK_TEST_KILL_AFTER_RUN=1 the worker
- * SIGKILLs itself right after a requested run has ended and been recorded, before its queue
- * message is acknowledged — the window in which a broker redelivers a request that already ran.
- * Never set it in production.
+ * A hook the worker calls right after a queued run ends, before the message is acknowledged:
+ * none in production. The exactly-once tests' CLI process installs one that SIGKILLs itself
+ * there, so a redelivery finds the run done; nothing in a shipped process reads the environment
+ * for it.
  */
-export function killAfterRunIfAsked(): void {
-  if (process.env.TIDEMARK_TEST_KILL_AFTER_RUN === "1") process.kill(process.pid, "SIGKILL");
+let afterRun: (() => void) | undefined;
+
+/** Installs (or, with undefined, removes) the hook; only test processes call it. */
+export function setAfterRunHook(hook: (() => void) | undefined): void {
+  afterRun = hook;
+}
+
+/** Runs the installed hook, if any. */
+export function runAfterRunHook(): void {
+  afterRun?.();
 }

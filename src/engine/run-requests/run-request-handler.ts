@@ -1,7 +1,7 @@
 import { AlreadyRunningError, DuplicateDeliveryError, TidemarkError } from "../errors.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import { defineQueueHandler } from "../runtime/built-in-contract.ts";
-import { killAfterRunIfAsked } from "./crash-hook.ts";
+import { runAfterRunHook } from "./crash-hook.ts";
 import {
   RUN_QUEUE,
   RUN_SEND_DEFAULTS,
@@ -47,7 +47,7 @@ export const runRequestHandler = defineQueueHandler({
         // A first delivery runs under its promised id or not at all (a racing duplicate won).
         exactRunId: verdict === "first",
       });
-      killAfterRunIfAsked();
+      runAfterRunHook();
       if (ctx.signal.aborted && payload.runId) {
         // Interrupted by this worker's stop: the message is released, and its redelivery may
         // run the job again (under a fresh id).
