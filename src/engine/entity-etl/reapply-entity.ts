@@ -50,6 +50,9 @@ export interface ReapplyResult {
   summary: ReapplySummary;
 }
 
+type Page<N> = { rows: PendingRow[]; items: ApplyItem<N>[] };
+type Tally = EtlTally<"reapplied" | "would_apply">;
+
 /**
  * Re-applies every ledger row of an entity not applied by `applyVersion` (never applied, or by
  * another version), reading each normalized document from the raw store — no fetch. A raw
@@ -58,26 +61,14 @@ export interface ReapplyResult {
  */
 export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise<ReapplyResult> {
   const { ctx, source, entity, ledger, applyVersion } = opts;
-  const parse = opts.parse ?? ((text: string) => JSON.parse(text) as N);
-  const batchSize = Math.max(1, opts.batchSize ?? 200);
-  const concurrency = Math.max(1, opts.concurrency ?? 8);
-  // Raw reads are local or object-store GETs, not API calls (the fetch concurrency guards an
-  // API's limits): a whole page of them in flight, so the next page's reads are done while the
-  // current one commits (the fs store reads the files a page asks for together in one batch).
-  const readConcurrency = Math.max(concurrency, 32, Math.min(batchSize, MAX_READS_IN_FLIGHT));
-  const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
-  const tally = new EtlTally(["reapplied", "would_apply"] as const);
-  const fail = (target: string, kind: EtlFailureKind, err: unknown) => {
-    tally.fail(target, kind, err);
-    ctx.logger.info({ source, entity, target, kind, err }, "target failed");
-  };
-
+  const tally: Tally = new EtlTally(["reapplied", "would_apply"] as const);
+  const steps = reapplySteps(opts, tally);
   const pending = await ledger.countPendingReapply(source, entity, applyVersion);
   const cap = Math.min(pending, ctx.limit ?? pending);
   const progress = ctx.progress(`${source} ${entity} reapply`, cap);
   let seen = 0;
   // The next page (ledger rows and raw documents) is read while the current one commits.
-  let next = readPage(undefined, cap);
+  let next = steps.readPage(undefined, cap);
   try {
     for (;;) {
       ctx.signal.throwIfAborted();
@@ -86,11 +77,11 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
       seen += page.rows.length;
       const last = page.rows[page.rows.length - 1];
       const after = last && { savedAt: last.saved_at, sourceId: last.source_id };
-      next = readPage(after, cap - seen);
+      next = steps.readPage(after, cap - seen);
       if (ctx.dryRun) tally.add("would_apply", page.items.length);
       else if (page.items.length > 0) {
         try {
-          await commitBatch(page.items);
+          await steps.commitBatch(page.items);
         } catch (err) {
           const batch = page.items.map((it) => it.target);
           const firstBatch = seen === page.rows.length;
@@ -104,22 +95,24 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
     // A page read ahead is not used once the run stops; let it settle before reporting.
     await next.catch(() => undefined);
   }
+  return reapplyResult(opts, seen, tally);
+}
 
-  async function readPage(
-    after: PendingCursor | undefined,
-    left: number,
-  ): Promise<{ rows: PendingRow[]; items: ApplyItem<N>[] } | undefined> {
-    if (left <= 0) return undefined;
-    const rows = await ledger.pendingReapply(source, entity, applyVersion, {
-      after,
-      limit: Math.min(batchSize, left),
-    });
-    if (rows.length === 0) return undefined;
-    const items = (await mapBounded(rows, readConcurrency, (row) => readItem(row))).filter(
-      (it): it is ApplyItem<N> => it !== undefined,
-    );
-    return { rows, items };
-  }
+/** Reading a page of pending rows with their raw documents, and committing one. */
+function reapplySteps<N, DB>(opts: ReapplyOptions<N, DB>, tally: Tally) {
+  const { ctx, source, entity, ledger, applyVersion } = opts;
+  const parse = opts.parse ?? ((text: string) => JSON.parse(text) as N);
+  const batchSize = Math.max(1, opts.batchSize ?? 200);
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  // Raw reads are local or object-store GETs, not API calls (the fetch concurrency guards an
+  // API's limits): a whole page of them in flight, so the next page's reads are done while the
+  // current one commits (the fs store reads the files a page asks for together in one batch).
+  const readConcurrency = Math.max(concurrency, 32, Math.min(batchSize, MAX_READS_IN_FLIGHT));
+  const raw = opts.rawStore ?? new RawStore(ctx.blobs, ctx.env);
+  const fail = (target: string, kind: EtlFailureKind, err: unknown) => {
+    tally.fail(target, kind, err);
+    ctx.logger.info({ source, entity, target, kind, err }, "target failed");
+  };
 
   async function readItem(row: PendingRow): Promise<ApplyItem<N> | undefined> {
     try {
@@ -136,21 +129,44 @@ export async function reapplyEntity<N, DB>(opts: ReapplyOptions<N, DB>): Promise
     }
   }
 
-  async function commitBatch(items: ApplyItem<N>[]): Promise<void> {
-    const outcome = await ctx.commit(async (tx: Transaction<DB>) => {
-      const done = await applyAll(tx, items, opts, ctx.signal);
-      await ledger.within(tx).markApplied(
-        source,
-        entity,
-        done.applied.map((it) => ({ sourceId: it.target, contentHash: it.contentHash })),
-        applyVersion,
+  return {
+    async readPage(after: PendingCursor | undefined, left: number): Promise<Page<N> | undefined> {
+      if (left <= 0) return undefined;
+      const rows = await ledger.pendingReapply(source, entity, applyVersion, {
+        after,
+        limit: Math.min(batchSize, left),
+      });
+      if (rows.length === 0) return undefined;
+      const items = (await mapBounded(rows, readConcurrency, (row) => readItem(row))).filter(
+        (it): it is ApplyItem<N> => it !== undefined,
       );
-      return done;
-    });
-    tally.add("reapplied", outcome.applied.length);
-    for (const { item, error } of outcome.failed) fail(item.target, "apply", error);
-  }
+      return { rows, items };
+    },
 
+    async commitBatch(items: ApplyItem<N>[]): Promise<void> {
+      const outcome = await ctx.commit(async (tx: Transaction<DB>) => {
+        const done = await applyAll(tx, items, opts, ctx.signal);
+        await ledger.within(tx).markApplied(
+          source,
+          entity,
+          done.applied.map((it) => ({ sourceId: it.target, contentHash: it.contentHash })),
+          applyVersion,
+        );
+        return done;
+      });
+      tally.add("reapplied", outcome.applied.length);
+      for (const { item, error } of outcome.failed) fail(item.target, "apply", error);
+    },
+  };
+}
+
+/** The summary and the verdict once every page is done. */
+function reapplyResult<N, DB>(
+  opts: ReapplyOptions<N, DB>,
+  seen: number,
+  tally: Tally,
+): ReapplyResult {
+  const { ctx, source, entity, applyVersion } = opts;
   const totals = etlTotals(seen, tally.failureCount);
   const summary: ReapplySummary = {
     source,
