@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { formatTable } from "../../engine/output/format-table.ts";
 import type { MigrationState } from "../../infra/db/migrator.ts";
 import type { CliSession } from "../session.ts";
 import { registerDbGcCommand } from "./db-gc-command.ts";
@@ -66,11 +65,9 @@ export function registerDbCommands(program: Command, session: CliSession): void 
 
 /** The migrations table and what to do next. */
 function printStates(session: CliSession, states: MigrationState[]): void {
-  session.print(
-    formatTable(
-      ["SCOPE", "MIGRATION", "APPLIED AT"],
-      states.map((s) => [s.scope, s.name, s.executedAt ?? "pending"]),
-    ),
+  session.printTable(
+    ["SCOPE", "MIGRATION", "APPLIED AT"],
+    states.map((s) => [s.scope, s.name, s.executedAt ?? "pending"]),
   );
   const pending = states.filter((s) => !s.executedAt).length;
   session.print(pending ? `${pending} pending: run tidemark db migrate` : "Up to date.");

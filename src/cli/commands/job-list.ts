@@ -1,6 +1,5 @@
 import { stringify } from "yaml";
 import type { JobRecord } from "../../engine/jobs/job-repo.ts";
-import { formatTable } from "../../engine/output/format-table.ts";
 import { demoDisabledReason } from "../../infra/demo/demo-folder.ts";
 import { ago, fromNow } from "../output/relative-time.ts";
 import type { CliSession } from "../session.ts";
@@ -72,28 +71,24 @@ export async function listJobs(session: CliSession, json: boolean): Promise<void
     return session.print("No jobs. Add one with: tidemark job add <name> --type <type>");
   }
   const jobs = overviews.map((o) => o.job);
-  session.print(
-    formatTable(
-      ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
-      jobs.map((j) => [j.name, j.type, j.schedule, j.timezone, enabledCell(dataDir, j)]),
-    ),
+  session.printTable(
+    ["NAME", "TYPE", "SCHEDULE", "TZ", "ENABLED"],
+    jobs.map((j) => [j.name, j.type, j.schedule, j.timezone, enabledCell(dataDir, j)]),
   );
   const reason = jobs.map((j) => demoDisabledReason(dataDir, j)).find((r) => r !== undefined);
   if (reason) session.print(`(demo) = ${reason}`);
   session.print();
-  session.print(
-    formatTable(
-      ["NAME", "NEXT FIRE", "LAST RUN", "AGE"],
-      overviews.map(({ job, nextOccurrenceAt: next, lastRun: last }) => [
-        job.name,
-        next
-          ? `${next.replace(/\.\d{3}Z$/, "Z")} (${fromNow(next, now)})`
-          : job.schedule === null
-            ? "- (no schedule)"
-            : "- (disabled)",
-        last ? last.status : "- (never ran)",
-        last ? ago(last.startedAt, now) : "-",
-      ]),
-    ),
+  session.printTable(
+    ["NAME", "NEXT FIRE", "LAST RUN", "AGE"],
+    overviews.map(({ job, nextOccurrenceAt: next, lastRun: last }) => [
+      job.name,
+      next
+        ? `${next.replace(/\.\d{3}Z$/, "Z")} (${fromNow(next, now)})`
+        : job.schedule === null
+          ? "- (no schedule)"
+          : "- (disabled)",
+      last ? last.status : "- (never ran)",
+      last ? ago(last.startedAt, now) : "-",
+    ]),
   );
 }

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { ExitCode, UsageError } from "../../engine/errors.ts";
-import { formatTable } from "../../engine/output/format-table.ts";
 import type { Queue } from "../../engine/queue/queue.ts";
 import { positiveInt } from "../option-parsers.ts";
 import type { CliSession } from "../session.ts";
@@ -45,17 +44,15 @@ export function registerQueueCommands(program: Command, session: CliSession): vo
       const stats = await withQueue(session, (q) => q.stats());
       if (opts.json) return session.printJson(stats);
       if (stats.length === 0) return session.print("No messages.");
-      session.print(
-        formatTable(
-          ["QUEUE", "QUEUED", "ACTIVE", "DEAD", "OLDEST WAITING"],
-          stats.map((s) => [
-            s.queue,
-            s.queued,
-            s.active,
-            s.deadLettered,
-            `${Math.round(s.oldestQueuedAgeSeconds)}s`,
-          ]),
-        ),
+      session.printTable(
+        ["QUEUE", "QUEUED", "ACTIVE", "DEAD", "OLDEST WAITING"],
+        stats.map((s) => [
+          s.queue,
+          s.queued,
+          s.active,
+          s.deadLettered,
+          `${Math.round(s.oldestQueuedAgeSeconds)}s`,
+        ]),
       );
     });
 
@@ -71,11 +68,9 @@ export function registerQueueCommands(program: Command, session: CliSession): vo
       });
       if (opts.json) return session.printJson(dead);
       if (dead.length === 0) return session.print(`No dead-lettered messages in ${name}.`);
-      session.print(
-        formatTable(
-          ["ID", "ATTEMPTS", "CREATED", "LAST ERROR"],
-          dead.map((m) => [m.id, m.attempts, m.createdAt, m.lastError ?? ""]),
-        ),
+      session.printTable(
+        ["ID", "ATTEMPTS", "CREATED", "LAST ERROR"],
+        dead.map((m) => [m.id, m.attempts, m.createdAt, m.lastError ?? ""]),
       );
     });
 
