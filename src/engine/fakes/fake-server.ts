@@ -9,13 +9,12 @@ import {
   type DelaySetting,
   FaultController,
   type FaultOptions,
-  injectedResponse,
-  matchesPath,
   type PathPattern,
   type RateLimitFault,
   type StatusStep,
 } from "./fake-faults.ts";
 import { type PlainFakeAnswer, sendPlain, sendWeb } from "./fake-send.ts";
+import { FaultGate } from "./fault-gate.ts";
 
 export type {
   DelaySetting,
@@ -105,20 +104,6 @@ export interface FakeServerOptions {
   recordRequests?: boolean;
 }
 
-/** Waits `ms` unless the signal aborts first (then resolves early: the server is closing). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 const EMPTY_BODY = Buffer.alloc(0);
 
 /** Reads the whole request body. */
@@ -143,28 +128,7 @@ export async function startFakeServer(
   const faults = new FaultController(options.faults);
   const requests: RecordedRequest[] = [];
   const stats: FakeServerStats = { total: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0 };
-  let acceptedAt: number[] = [];
-  const closing = new AbortController();
-
-  /** Sliding-window check of the emulated rate limit; records the request when accepted. */
-  const overRateLimit = (limit: RateLimitFault, now: number): boolean => {
-    const cap = Math.max(1, Math.floor(limit.requestsPerSecond));
-    const windowMs = (cap * 1000) / limit.requestsPerSecond;
-    acceptedAt = acceptedAt.filter((t) => now - t < windowMs);
-    if (acceptedAt.length >= cap) return true;
-    acceptedAt.push(now);
-    return false;
-  };
-
-  const nextDelay = (recorded: () => RecordedRequest): number => {
-    const d = faults.delayMs;
-    if (typeof d === "number") return d;
-    if (typeof d === "function") return d(recorded());
-    const list = [...d];
-    const next = list.shift() ?? 0;
-    faults.delayMs = list;
-    return next;
-  };
+  const gate = new FaultGate(faults, stats);
 
   const record = options.recordRequests ?? true;
 
@@ -181,30 +145,7 @@ export async function startFakeServer(
     };
     if (record) requests.push(recordedOf());
 
-    if (faults.dropConnection) {
-      req.socket.destroy();
-      return;
-    }
-    if (faults.rateLimit && overRateLimit(faults.rateLimit, Date.now())) {
-      stats.rateLimited++;
-      const retryAfter = faults.rateLimit.retryAfterSeconds ?? 1;
-      await sendWeb(res, method, injectedResponse(429, retryAfter), faults.truncateBody);
-      return;
-    }
-    await pause(nextDelay(recordedOf), closing.signal);
-    if (res.destroyed) return;
-
-    const step = matchesPath(faults.statusPath, url.pathname)
-      ? faults.statusSequence.shift()
-      : undefined;
-    if (step === "drop") {
-      req.socket.destroy();
-      return;
-    }
-    if (step !== undefined && !(typeof step === "number" && step === 200)) {
-      await sendWeb(res, method, injectedResponse(step, faults.retryAfter), faults.truncateBody);
-      return;
-    }
+    if (await gate.answered(req, res, { method, path: url.pathname, recorded: recordedOf })) return;
     if (options.plain) {
       const answer = await answerPlain(options.plain, { method, url, headers: req.headers, body });
       if (!res.destroyed) sendPlain(res, method, answer, faults.truncateBody);
@@ -251,11 +192,10 @@ export async function startFakeServer(
     reset() {
       requests.length = 0;
       Object.assign(stats, { total: 0, maxConcurrent: stats.inFlight, rateLimited: 0 });
-      acceptedAt = [];
-      faults.reset();
+      gate.reset();
     },
     close() {
-      closing.abort();
+      gate.close();
       return new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
