@@ -41,6 +41,116 @@ interface Opener {
   firstOpen: number;
 }
 
+/** Writes events into the store and keeps the campaign's counts. */
+class CampaignWriter {
+  readonly rand: () => number;
+  readonly byType: Record<string, number> = {};
+  first = Number.POSITIVE_INFINITY;
+  last = Number.NEGATIVE_INFINITY;
+  events = 0;
+  readonly #hours: number;
+  readonly #lateFraction: number;
+  readonly #late: [number, number];
+  readonly #resolution: number;
+  readonly #withIds: boolean;
+
+  constructor(
+    private readonly options: CampaignOptions,
+    private readonly target: { store: EventStore; defaultTags: readonly string[] },
+  ) {
+    this.rand = seededRandom(options.seed ?? 1);
+    this.#hours = options.engagementHours ?? 48;
+    this.#lateFraction = options.lateFraction ?? 0.02;
+    this.#late = options.lateDelayMs ?? [2 * 60_000, 20 * 60_000];
+    this.#resolution = options.timestampResolution ?? 0.000001;
+    this.#withIds = options.includeEmailId ?? true;
+  }
+
+  add(
+    type: string,
+    ts: number,
+    emailIndex: number,
+    recipientIndex: number,
+    variant = 0,
+    noIds = false,
+  ): void {
+    const email = this.options.emails[emailIndex];
+    const recipient = email?.recipients[recipientIndex];
+    if (!email || !recipient) return;
+    const timestamp = Math.round(ts / this.#resolution) * this.#resolution;
+    const late = this.rand() < this.#lateFraction;
+    const [lateMin, lateMax] = this.#late;
+    const delay = late ? lateMin + this.rand() * (lateMax - lateMin) : this.rand() * 2000;
+    this.target.store.add({
+      type,
+      timestamp,
+      // Late against the event's own time, as on Mailgun: a campaign generated days after it
+      // happened has all its events in storage, so a backfill of those days misses none.
+      visibleAt: timestamp * 1000 + delay,
+      recipient: recipient.email,
+      emailId: noIds || !this.#withIds ? undefined : email.id,
+      messageId: noIds ? undefined : recipient.providerId,
+      tags: this.target.defaultTags,
+      variant,
+    });
+    this.byType[type] = (this.byType[type] ?? 0) + 1;
+    this.events++;
+    if (timestamp < this.first) this.first = timestamp;
+    if (timestamp > this.last) this.last = timestamp;
+  }
+
+  /** When an engagement after `from` happens: mostly early, with a long tail. */
+  engagementAt(from: number): number {
+    const window = this.#hours * 3600;
+    return from + Math.min(window, -Math.log(1 - this.rand()) * (window / 6));
+  }
+}
+
+/** One recipient's events: a permanent failure, or a delivery and what the reader did. */
+function recipientEvents(
+  w: CampaignWriter,
+  rates: CampaignRates,
+  at: { email: number; recipient: number; sent: number; trackOpens: boolean },
+  exp: CampaignEmailExpectation,
+  openers: Opener[],
+): void {
+  const { rand } = w;
+  const { email: e, recipient: r } = at;
+  const t0 = at.sent + rand() * 300;
+  let roll = rand();
+  const permanent: [number, FailureKind][] = [
+    [rates.bounce, "bounce"],
+    [rates.suppressedBounce, "suppress-bounce"],
+    [rates.suppressedComplaint, "suppress-complaint"],
+  ];
+  for (const [p, kind] of permanent) {
+    if (roll < p) {
+      w.add("failed", t0 + rand() * 5, e, r, FAILURE_KINDS.indexOf(kind));
+      exp.failed++;
+      return;
+    }
+    roll -= p;
+  }
+  let delivered = t0 + 0.5 + rand() * 20;
+  if (rand() < rates.temporaryFailure) {
+    const kind = TEMPORARY[Math.floor(rand() * TEMPORARY.length)] as FailureKind;
+    w.add("failed", t0 + 1, e, r, FAILURE_KINDS.indexOf(kind));
+    delivered = t0 + 600 + rand() * 1200;
+  }
+  w.add("delivered", delivered, e, r, Math.floor(rand() * 3));
+  exp.delivered++;
+  if (at.trackOpens && rand() < rates.opened) {
+    const when = w.engagementAt(delivered);
+    w.add("opened", when, e, r, Math.floor(rand() * 3));
+    openers.push({ email: e, recipient: r, firstOpen: when });
+    exp.opened++;
+  }
+  if (rand() < rates.clicked) w.add("clicked", w.engagementAt(delivered), e, r, 0);
+  if (rand() < rates.unsubscribed) w.add("unsubscribed", w.engagementAt(delivered), e, r, 0);
+  if (rand() < rates.complained) w.add("complained", w.engagementAt(delivered), e, r, 0);
+  if (rand() < rates.noIds) w.add("opened", w.engagementAt(delivered), e, r, 0, true);
+}
+
 /**
  * Adds a realistic campaign to the store: per recipient a delivery (or a permanent bounce or
  * suppression, sometimes after a temporary failure), opens spread over the engagement window
@@ -53,107 +163,27 @@ export function generateCampaign(
   target: { store: EventStore; defaultTags: readonly string[] },
 ): CampaignSummary {
   const rates = { ...DEFAULT_RATES, ...options.rates };
-  const rand = seededRandom(options.seed ?? 1);
-  const hours = options.engagementHours ?? 48;
-  const lateFraction = options.lateFraction ?? 0.02;
-  const [lateMin, lateMax] = options.lateDelayMs ?? [2 * 60_000, 20 * 60_000];
-  const res = options.timestampResolution ?? 0.000001;
-  const round = (t: number): number => Math.round(t / res) * res;
-  const withIds = options.includeEmailId ?? true;
-  const byType: Record<string, number> = {};
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  let events = 0;
-
-  const add = (
-    type: string,
-    ts: number,
-    emailIndex: number,
-    recipientIndex: number,
-    variant = 0,
-    noIds = false,
-  ): void => {
-    const email = options.emails[emailIndex];
-    const recipient = email?.recipients[recipientIndex];
-    if (!email || !recipient) return;
-    const timestamp = round(ts);
-    const late = rand() < lateFraction;
-    const delay = late ? lateMin + rand() * (lateMax - lateMin) : rand() * 2000;
-    target.store.add({
-      type,
-      timestamp,
-      // Late against the event's own time, as on Mailgun: a campaign generated days after it
-      // happened has all its events in storage, so a backfill of those days misses none.
-      visibleAt: timestamp * 1000 + delay,
-      recipient: recipient.email,
-      emailId: noIds || !withIds ? undefined : email.id,
-      messageId: noIds ? undefined : recipient.providerId,
-      tags: target.defaultTags,
-      variant,
-    });
-    byType[type] = (byType[type] ?? 0) + 1;
-    events++;
-    if (timestamp < first) first = timestamp;
-    if (timestamp > last) last = timestamp;
-  };
-  const engagementAt = (from: number): number =>
-    from + Math.min(hours * 3600, -Math.log(1 - rand()) * ((hours * 3600) / 6));
-
+  const w = new CampaignWriter(options, target);
   const openers: Opener[] = [];
   const expectations: CampaignEmailExpectation[] = [];
   options.emails.forEach((email, e) => {
     const exp = { emailId: email.id, delivered: 0, opened: 0, failed: 0 };
     expectations.push(exp);
     const sent = email.sentAt.getTime() / 1000;
+    const trackOpens = email.trackOpens ?? true;
     email.recipients.forEach((_r, r) => {
-      const t0 = sent + rand() * 300;
-      let roll = rand();
-      const permanent: [number, FailureKind][] = [
-        [rates.bounce, "bounce"],
-        [rates.suppressedBounce, "suppress-bounce"],
-        [rates.suppressedComplaint, "suppress-complaint"],
-      ];
-      for (const [p, kind] of permanent) {
-        if (roll < p) {
-          add("failed", t0 + rand() * 5, e, r, FAILURE_KINDS.indexOf(kind));
-          exp.failed++;
-          return;
-        }
-        roll -= p;
-      }
-      let delivered = t0 + 0.5 + rand() * 20;
-      if (rand() < rates.temporaryFailure) {
-        const kind = TEMPORARY[Math.floor(rand() * TEMPORARY.length)] as FailureKind;
-        add("failed", t0 + 1, e, r, FAILURE_KINDS.indexOf(kind));
-        delivered = t0 + 600 + rand() * 1200;
-      }
-      add("delivered", delivered, e, r, Math.floor(rand() * 3));
-      exp.delivered++;
-      if ((email.trackOpens ?? true) && rand() < rates.opened) {
-        const at = engagementAt(delivered);
-        add("opened", at, e, r, Math.floor(rand() * 3));
-        openers.push({ email: e, recipient: r, firstOpen: at });
-        exp.opened++;
-      }
-      if (rand() < rates.clicked) add("clicked", engagementAt(delivered), e, r, 0);
-      if (rand() < rates.unsubscribed) add("unsubscribed", engagementAt(delivered), e, r, 0);
-      if (rand() < rates.complained) add("complained", engagementAt(delivered), e, r, 0);
-      if (rand() < rates.noIds) add("opened", engagementAt(delivered), e, r, 0, true);
+      recipientEvents(w, rates, { email: e, recipient: r, sent, trackOpens }, exp, openers);
     });
   });
 
-  const extra = Math.max(0, (options.targetEvents ?? 0) - events);
+  const extra = Math.max(0, (options.targetEvents ?? 0) - w.events);
   const clickShare = options.clickShare ?? 0.1;
   for (let i = 0; i < extra && openers.length > 0; i++) {
-    const o = openers[Math.floor(rand() * openers.length)] as Opener;
-    add(
-      rand() < clickShare ? "clicked" : "opened",
-      engagementAt(o.firstOpen),
-      o.email,
-      o.recipient,
-      i,
-    );
+    const o = openers[Math.floor(w.rand() * openers.length)] as Opener;
+    const type = w.rand() < clickShare ? "clicked" : "opened";
+    w.add(type, w.engagementAt(o.firstOpen), o.email, o.recipient, i);
   }
+  const { events, byType, first, last } = w;
   return {
     events,
     byType,

@@ -3,13 +3,7 @@ import { type Clock, startFakeServer } from "../../../engine/index.ts";
 import { basicAuth } from "../client/mailgun-events-client.ts";
 import { generateCampaign } from "./campaign.ts";
 import { EventStore, FAILURE_KINDS } from "./event-store.ts";
-import {
-  type EventsQuery,
-  MailgunQueryError,
-  type PageCursor,
-  parseEventsQuery,
-  selectPage,
-} from "./events-query.ts";
+import { mailgunEventsHandler } from "./events-handler.ts";
 import type {
   CampaignOptions,
   CampaignSummary,
@@ -17,7 +11,7 @@ import type {
   MailgunFault,
 } from "./fake-types.ts";
 import { ItemJsonWriter } from "./item-json.ts";
-import { eventId, severityOf } from "./payloads.ts";
+import { eventId } from "./payloads.ts";
 
 type FakeServer = Awaited<ReturnType<typeof startFakeServer>>;
 
@@ -72,13 +66,6 @@ export interface MailgunFake {
   close(): Promise<void>;
 }
 
-/** Token of a `paging` link: the original filters, where to go on, and which way. */
-interface PageToken {
-  q: string;
-  c: [number, number] | null;
-  d?: "prev" | "last";
-}
-
 const FAULT_BODIES: Record<MailgunFault, string> = {
   400: JSON.stringify({ message: "Invalid request" }),
   401: "Forbidden",
@@ -99,89 +86,19 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
   const defaultTags = options.tag ? ["bulk-email", options.tag] : ["bulk-email"];
   const store = new EventStore();
   const idPrefix = randomBytes(9).toString("base64url");
-  const expectedAuth = basicAuth(apiKey);
-  const severity = (seq: number): string | undefined => severityOf(store.get(seq));
 
-  const writer = new ItemJsonWriter(store, domain, idPrefix);
-  const json = (status: number, body: unknown): Response =>
-    new Response(typeof body === "string" ? body : JSON.stringify(body), {
-      status,
-      headers: { "content-type": "application/json" },
-    });
-
-  const handle = (request: Request): Response => {
-    const url = new URL(request.url);
-    const m = /^\/v3\/([^/]+)\/events(?:\/([A-Za-z0-9_-]+))?\/?$/.exec(url.pathname);
-    if (!m) return json(404, { message: "Not Found" });
-    if (request.headers.get("authorization") !== expectedAuth) {
-      return new Response("Forbidden", { status: 401, headers: { "content-type": "text/plain" } });
-    }
-    if (decodeURIComponent(m[1] as string) !== domain) {
-      return json(404, { message: `Domain not found: ${m[1]}` });
-    }
-    try {
-      const token = m[2] === undefined ? null : decodeToken(m[2]);
-      const filters = token ? token.q : filterString(url.searchParams);
-      const query = parseEventsQuery(new URLSearchParams(filters));
-      const base = `${linkBase}/v3/${m[1]}/events`;
-      return json(200, answer(query, filters, token, base));
-    } catch (err) {
-      if (err instanceof MailgunQueryError) return json(400, { message: err.message });
-      throw err;
-    }
-  };
-
-  const answer = (query: EventsQuery, q: string, token: PageToken | null, base: string) => {
-    const cursor: PageCursor | null = token?.c ? { ts: token.c[0], seq: token.c[1] } : null;
-    const reverse = token?.d === "prev" || token?.d === "last";
-    const walk = reverse ? { ...query, ascending: !query.ascending } : query;
-    const seqs = selectPage(store, walk, cursor, now(), severity);
-    if (reverse) seqs.reverse();
-    const items = seqs.map((seq) => writer.json(seq)).join(",");
-    const at = (seq: number | undefined): [number, number] | null =>
-      seq === undefined ? null : [store.get(seq).timestamp, seq];
-    const link = (t: PageToken): string => `${base}/${encodeToken(t)}`;
-    const lastSeq = seqs.at(-1);
-    const paging = {
-      first: link({ q, c: null }),
-      last: link({ q, c: null, d: "last" }),
-      next: link({ q, c: lastSeq === undefined ? (token?.c ?? null) : at(lastSeq) }),
-      previous: link({ q, c: at(seqs[0]) ?? token?.c ?? null, d: "prev" }),
-    };
-    return `{"items":[${items}],"paging":${JSON.stringify(paging)}}`;
-  };
-
+  const handle = mailgunEventsHandler({
+    store,
+    domain,
+    linkBase,
+    expectedAuth: basicAuth(apiKey),
+    writer: new ItemJsonWriter(store, domain, idPrefix),
+    now,
+  });
   const server = await startFakeServer(handle, { port: options.port, host: options.host });
 
-  const addEvent = (input: FakeEventInput): string => {
-    const timestamp =
-      input.timestamp instanceof Date ? input.timestamp.getTime() / 1000 : input.timestamp;
-    const visibleAt =
-      input.visibleAt?.getTime() ??
-      Math.max(now() + (input.delayMs ?? 0), Math.ceil(timestamp * 1000));
-    let variant = input.variant ?? 0;
-    if (input.event === "failed") {
-      const kind = input.failure ?? (input.severity === "temporary" ? "mailbox-full" : "bounce");
-      variant = FAILURE_KINDS.indexOf(kind);
-    }
-    const { id, severity, deliveryStatus, raw } = input;
-    const overrides =
-      id !== undefined || severity !== undefined || deliveryStatus !== undefined || raw
-        ? { id, severity, deliveryStatus, raw }
-        : undefined;
-    const seq = store.add({
-      type: input.event,
-      timestamp,
-      visibleAt,
-      recipient: input.recipient,
-      emailId: input.emailId,
-      messageId: input.messageId,
-      tags: input.tags ?? defaultTags,
-      variant,
-      overrides,
-    });
-    return input.id ?? eventId(idPrefix, seq);
-  };
+  const addEvent = (input: FakeEventInput): string =>
+    storeEvent(store, input, { now: now(), defaultTags, idPrefix });
 
   return {
     url: server.url,
@@ -220,23 +137,37 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
   };
 }
 
-/** The filter parameters of a first request, as a stable query string for the page tokens. */
-function filterString(params: URLSearchParams): string {
-  const keep = new URLSearchParams();
-  for (const [k, v] of params) if (k !== "page") keep.append(k, v);
-  return keep.toString();
-}
-
-function encodeToken(token: PageToken): string {
-  return Buffer.from(JSON.stringify(token)).toString("base64url");
-}
-
-function decodeToken(raw: string): PageToken {
-  try {
-    const t = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as PageToken;
-    if (typeof t.q === "string") return t;
-  } catch {
-    // falls through to the 400
+/** Stores one event as the fake's `addEvent` takes it; returns its Mailgun id. */
+function storeEvent(
+  store: EventStore,
+  input: FakeEventInput,
+  at: { now: number; defaultTags: string[]; idPrefix: string },
+): string {
+  const timestamp =
+    input.timestamp instanceof Date ? input.timestamp.getTime() / 1000 : input.timestamp;
+  const visibleAt =
+    input.visibleAt?.getTime() ??
+    Math.max(at.now + (input.delayMs ?? 0), Math.ceil(timestamp * 1000));
+  let variant = input.variant ?? 0;
+  if (input.event === "failed") {
+    const kind = input.failure ?? (input.severity === "temporary" ? "mailbox-full" : "bounce");
+    variant = FAILURE_KINDS.indexOf(kind);
   }
-  throw new MailgunQueryError(`Invalid page: ${raw.slice(0, 40)}`);
+  const { id, severity, deliveryStatus, raw } = input;
+  const overrides =
+    id !== undefined || severity !== undefined || deliveryStatus !== undefined || raw
+      ? { id, severity, deliveryStatus, raw }
+      : undefined;
+  const seq = store.add({
+    type: input.event,
+    timestamp,
+    visibleAt,
+    recipient: input.recipient,
+    emailId: input.emailId,
+    messageId: input.messageId,
+    tags: input.tags ?? at.defaultTags,
+    variant,
+    overrides,
+  });
+  return input.id ?? eventId(at.idPrefix, seq);
 }
