@@ -11,8 +11,18 @@ import { columnTypes, dialectOf } from "../../../engine/index.ts";
  */
 export async function up(db: Kysely<object>): Promise<void> {
   const t = columnTypes(dialectOf(db));
-  const id = (n = 24) => `varchar(${n})` as const;
+  await createMemberTables(db, t);
+  await createEmailTables(db, t);
+  await createOtherTables(db, t);
+}
 
+type ColumnTypes = ReturnType<typeof columnTypes>;
+
+/** `varchar(n)`: Ghost's ids are 24 characters. */
+const id = (n = 24) => `varchar(${n})` as const;
+
+/** `members` and `members_newsletters`. */
+async function createMemberTables(db: Kysely<object>, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable("members")
     .addColumn("id", id(), (c) => c.primaryKey())
@@ -39,7 +49,10 @@ export async function up(db: Kysely<object>): Promise<void> {
     .execute();
   await index(db, "members_newsletters", ["newsletter_id", "member_id"]);
   await index(db, "members_newsletters", ["member_id"]);
+}
 
+/** `emails`, `email_batches`, `email_recipients`, `email_recipient_failures`. */
+async function createEmailTables(db: Kysely<object>, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable("emails")
     .addColumn("id", id(), (c) => c.primaryKey())
@@ -107,7 +120,10 @@ export async function up(db: Kysely<object>): Promise<void> {
     .execute();
   await index(db, "email_recipient_failures", ["email_recipient_id"]);
   await index(db, "email_recipient_failures", ["email_id"]);
+}
 
+/** `jobs`, `suppressions`, `email_spam_complaint_events`. */
+async function createOtherTables(db: Kysely<object>, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable("jobs")
     .addColumn("id", id(), (c) => c.primaryKey())
