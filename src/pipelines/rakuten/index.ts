@@ -4,7 +4,7 @@
  * update, and item embeddings. This module is the definition only (cheap to import); jobs,
  * commands, the fake and the demo load their implementation on first use.
  */
-import { defineJobType, definePipeline } from "../../engine/define.ts";
+import { definePipeline } from "../../engine/define.ts";
 import { rakutenCommandGroups, rakutenCommands } from "./commands.ts";
 import {
   embeddingExample,
@@ -12,6 +12,7 @@ import {
   embeddingSourceExample,
   embeddingSourceParams,
 } from "./embeddings/params.ts";
+import { rakutenJobType } from "./jobs/job-type.ts";
 import {
   genreExample,
   genreParams,
@@ -28,128 +29,87 @@ import {
 } from "./params.ts";
 import { rakutenSettings } from "./settings.ts";
 
-/**
- * One lease per entity, held by every job that writes its ledger and domain rows (the entity's
- * jobs, whatever their names, and `rakuten reapply <entity>`): two runs applying the same items
- * at once could each record the same price change. The API's rate limit is shared anyway.
- */
-export function entityLeaseKey(entity: string): string {
-  return `rakuten:${entity}`;
-}
-
 /** `rakuten.ranking`. */
-export const rankingJobType = defineJobType({
+export const rankingJobType = rakutenJobType({
   name: "rakuten.ranking",
   description:
     "Rakuten rankings of the job's genres; a rank snapshot whenever a genre's ranking changed",
   params: rankingParams,
   example: rankingExample,
-  settings: rakutenSettings,
-  leaseKey: () => entityLeaseKey("ranking"),
-  async run(ctx, params) {
-    const { runRankingJob } = await import("./jobs/ranking.ts");
-    return runRankingJob(ctx, params);
-  },
+  entity: "ranking",
+  load: async () => (await import("./jobs/ranking.ts")).runRankingJob,
 });
 
 /** `rakuten.item`. */
-export const itemJobType = defineJobType({
+export const itemJobType = rakutenJobType({
   name: "rakuten.item",
   description:
     "Rakuten items of the current rankings (plus listed item codes): item, shop, images, tags, price and review snapshots",
   params: itemParams,
   example: itemExample,
-  settings: rakutenSettings,
-  leaseKey: () => entityLeaseKey("item"),
-  async run(ctx, params) {
-    const { runItemJob } = await import("./jobs/item.ts");
-    return runItemJob(ctx, params);
-  },
+  entity: "item",
+  load: async () => (await import("./jobs/item.ts")).runItemJob,
 });
 
 /** `rakuten.genre`. */
-export const genreJobType = defineJobType({
+export const genreJobType = rakutenJobType({
   name: "rakuten.genre",
   description: "Rakuten genres of the items saved today (UTC)",
   params: genreParams,
   example: genreExample,
-  settings: rakutenSettings,
-  leaseKey: () => entityLeaseKey("genre"),
-  async run(ctx, params) {
-    const { runGenreJob } = await import("./jobs/genre.ts");
-    return runGenreJob(ctx, params);
-  },
+  entity: "genre",
+  load: async () => (await import("./jobs/genre.ts")).runGenreJob,
 });
 
 /** `rakuten.tag`. */
-export const tagJobType = defineJobType({
+export const tagJobType = rakutenJobType({
   name: "rakuten.tag",
   description: "Rakuten tags (and their groups) of the items saved today (UTC)",
   params: tagParams,
   example: tagExample,
-  settings: rakutenSettings,
-  leaseKey: () => entityLeaseKey("tag"),
-  async run(ctx, params) {
-    const { runTagJob } = await import("./jobs/tag.ts");
-    return runTagJob(ctx, params);
-  },
+  entity: "tag",
+  load: async () => (await import("./jobs/tag.ts")).runTagJob,
 });
 
 /** `rakuten.is-active`. */
-export const isActiveJobType = defineJobType({
+export const isActiveJobType = rakutenJobType({
   name: "rakuten.is-active",
   description:
     "marks items active when their genre and shop are known; rows whose value stays the same are not written",
   params: isActiveParams,
   example: isActiveExample,
-  settings: rakutenSettings,
-  async run(ctx) {
-    const { runIsActiveJob } = await import("./jobs/is-active.ts");
-    return runIsActiveJob(ctx);
-  },
+  load: async () => (await import("./jobs/is-active.ts")).runIsActiveJob,
 });
 
 /** `rakuten.reapply`: what `tidemark rakuten reapply <entity>` runs. */
-export const reapplyJobType = defineJobType({
+export const reapplyJobType = rakutenJobType({
   name: "rakuten.reapply",
   description:
     "re-applies an entity's staging rows not applied by its current apply version, from the raw store (no API call)",
   params: reapplyParams,
   example: reapplyExample,
-  settings: rakutenSettings,
-  leaseKey: (_job, params) => entityLeaseKey(params.entity),
-  async run(ctx, params) {
-    const { runReapplyJob } = await import("./jobs/reapply.ts");
-    return runReapplyJob(ctx, params);
-  },
+  entity: (params) => params.entity,
+  load: async () => (await import("./jobs/reapply.ts")).runReapplyJob,
 });
 
 /** `rakuten.embedding-source`. */
-export const embeddingSourceJobType = defineJobType({
+export const embeddingSourceJobType = rakutenJobType({
   name: "rakuten.embedding-source",
   description:
     "builds each item's embedding text (name, catch copy, genre, tags, caption start) and its hash; writes only changed ones",
   params: embeddingSourceParams,
   example: embeddingSourceExample,
-  settings: rakutenSettings,
-  async run(ctx, params) {
-    const { runEmbeddingSource } = await import("./jobs/embedding-source.ts");
-    return runEmbeddingSource(ctx, params);
-  },
+  load: async () => (await import("./jobs/embedding-source.ts")).runEmbeddingSource,
 });
 
 /** `rakuten.embedding`. */
-export const embeddingJobType = defineJobType({
+export const embeddingJobType = rakutenJobType({
   name: "rakuten.embedding",
   description:
     "embeds items whose embedding is missing, whose text changed or that another model embedded (provider: local lexical or openai-compatible)",
   params: embeddingParams,
   example: embeddingExample,
-  settings: rakutenSettings,
-  async run(ctx, params) {
-    const { runEmbedding } = await import("./jobs/embedding.ts");
-    return runEmbedding(ctx, params);
-  },
+  load: async () => (await import("./jobs/embedding.ts")).runEmbedding,
 });
 
 /** The rakuten pipeline. */
