@@ -1,6 +1,7 @@
 import { type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { NormalizedItem } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
+import { chunks, IDS, insertChangedSnapshots, ROWS, upsertShops } from "./item-shared-writes.ts";
 import {
   IMAGE_SEP,
   ITEM_UPDATED,
@@ -8,8 +9,6 @@ import {
   itemValues,
   marketValues,
   reviewValues,
-  sameValues,
-  shopCodeOf,
   wantedImages,
 } from "./item-values.ts";
 
@@ -29,16 +28,6 @@ export interface BatchItem {
   settled: boolean;
 }
 
-// Rows per statement: well inside SQLite's and Postgres's bound-parameter limits.
-const ROWS = 100;
-const IDS = 500;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /**
  * The item applier's writes for many items at once (the set-based twin of ItemRepo): a few
  * multi-row statements per batch instead of a few statements per item, with the same results.
@@ -51,43 +40,8 @@ export class ItemBatchRepo {
   ) {}
 
   /** Upserts shops (one document per shop code); unchanged shops are not touched. */
-  async upsertShops(docs: readonly NormalizedItem[]): Promise<void> {
-    for (const part of chunks(docs, ROWS)) {
-      await this.db
-        .insertInto("apl.shop")
-        .values(
-          part.map((doc) => ({
-            rakuten_shop_code: shopCodeOf(doc),
-            shop_name: doc.shopName,
-            shop_url: doc.shopUrl,
-            shop_of_the_year_flag: doc.shopOfTheYearFlag ?? 0,
-            created_at: this.now,
-            updated_at: this.now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .column("rakuten_shop_code")
-            .doUpdateSet((eb) => ({
-              shop_name: eb.ref("excluded.shop_name"),
-              shop_url: eb.ref("excluded.shop_url"),
-              shop_of_the_year_flag: eb.ref("excluded.shop_of_the_year_flag"),
-              updated_at: this.now,
-            }))
-            .where((eb) =>
-              eb.or([
-                eb("apl.shop.shop_name", "is distinct from", eb.ref("excluded.shop_name")),
-                eb("apl.shop.shop_url", "is distinct from", eb.ref("excluded.shop_url")),
-                eb(
-                  "apl.shop.shop_of_the_year_flag",
-                  "is distinct from",
-                  eb.ref("excluded.shop_of_the_year_flag"),
-                ),
-              ]),
-            ),
-        )
-        .execute();
-    }
+  upsertShops(docs: readonly NormalizedItem[]): Promise<void> {
+    return upsertShops(this.db, docs, this.now);
   }
 
   /**
@@ -260,77 +214,24 @@ export class ItemBatchRepo {
   /** Adds market and review snapshots of the items whose latest snapshot holds other values. */
   async insertSnapshots(batch: readonly BatchItem[], runId: string): Promise<void> {
     const items = batch.filter((i) => !i.settled);
-    const first = items[0];
-    if (first === undefined) return;
-    const old = items.filter((i) => !i.inserted).map((i) => i.id);
-    // Only the compared columns are read (the same keys for every document).
-    const lastMarket = await this.latest(
+    const stamp = { runId, now: this.now };
+    const candidate = <V>(i: BatchItem, values: V) => ({
+      itemId: i.id,
+      isNew: i.inserted,
+      contentHash: i.contentHash,
+      values,
+    });
+    await insertChangedSnapshots(
+      this.db,
       "apl.market_snapshot",
-      Object.keys(marketValues(first.doc)),
-      old,
+      items.map((i) => candidate(i, marketValues(i.doc))),
+      stamp,
     );
-    const lastReview = await this.latest(
+    await insertChangedSnapshots(
+      this.db,
       "apl.review_snapshot",
-      Object.keys(reviewValues(first.doc)),
-      old,
+      items.map((i) => candidate(i, reviewValues(i.doc))),
+      stamp,
     );
-    // The snapshot's columns are set on the values object: merging two objects by spreads costs
-    // V8 ~10 µs a row.
-    const row = <V extends object>(i: BatchItem, values: V) =>
-      Object.assign(values, {
-        item_id: i.id,
-        collected_at: this.now,
-        run_id: runId,
-        content_hash: i.contentHash,
-      });
-    const market = items
-      .map((i) => ({ i, values: marketValues(i.doc) }))
-      .filter(({ i, values }) => !sameLast(lastMarket.get(i.id), values))
-      .map(({ i, values }) => row(i, values));
-    const review = items
-      .map((i) => ({ i, values: reviewValues(i.doc) }))
-      .filter(({ i, values }) => !sameLast(lastReview.get(i.id), values))
-      .map(({ i, values }) => row(i, values));
-    for (const part of chunks(market, ROWS)) {
-      await this.db.insertInto("apl.market_snapshot").values(part).execute();
-    }
-    for (const part of chunks(review, ROWS)) {
-      await this.db.insertInto("apl.review_snapshot").values(part).execute();
-    }
   }
-
-  /** `columns` of the latest snapshot row of each item (by id), for the items that have one. */
-  private async latest(
-    table: "apl.market_snapshot" | "apl.review_snapshot",
-    columns: readonly string[],
-    itemIds: readonly number[],
-  ): Promise<Map<number, object>> {
-    // Kysely is told the table is "snap" with these columns; the real ones are those passed in.
-    const db = this.db as unknown as Kysely<{ snap: { id: number; item_id: number } }>;
-    const t = table as unknown as "snap";
-    const cols = columns as unknown as Array<"id">;
-    const out = new Map<number, object>();
-    for (const part of chunks(itemIds, IDS)) {
-      const rows = await db
-        .selectFrom(t)
-        .select(["item_id", ...cols])
-        .where("id", "in", (eb) =>
-          eb
-            .selectFrom(t)
-            .select((e) => e.fn.max("id").as("id"))
-            .where("item_id", "in", part)
-            .groupBy("item_id"),
-        )
-        .execute();
-      for (const r of rows) out.set(Number(r.item_id), r);
-    }
-    return out;
-  }
-}
-
-function sameLast(
-  last: object | undefined,
-  values: Record<string, string | number | null>,
-): boolean {
-  return last !== undefined && sameValues(last, values);
 }

@@ -1,13 +1,13 @@
 import type { Kysely, Transaction } from "kysely";
 import type { NormalizedItem } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
+import { insertChangedSnapshots, upsertShops } from "./item-shared-writes.ts";
 import {
   itemDiffersFrom,
   itemValues,
   marketValues,
   reviewValues,
   sameImages,
-  sameValues,
   shopCodeOf,
   wantedImages,
 } from "./item-values.ts";
@@ -70,33 +70,8 @@ export class ItemRepo {
    * touched (many items share one shop). Returns the shop code.
    */
   async upsertShop(doc: NormalizedItem): Promise<string> {
-    const code = shopCodeOf(doc);
-    const values = {
-      shop_name: doc.shopName,
-      shop_url: doc.shopUrl,
-      shop_of_the_year_flag: doc.shopOfTheYearFlag ?? 0,
-    };
-    await this.db
-      .insertInto("apl.shop")
-      .values({ rakuten_shop_code: code, ...values, created_at: this.now, updated_at: this.now })
-      .onConflict((oc) =>
-        oc
-          .column("rakuten_shop_code")
-          .doUpdateSet({ ...values, updated_at: this.now })
-          .where((eb) =>
-            eb.or([
-              eb("apl.shop.shop_name", "is distinct from", eb.ref("excluded.shop_name")),
-              eb("apl.shop.shop_url", "is distinct from", eb.ref("excluded.shop_url")),
-              eb(
-                "apl.shop.shop_of_the_year_flag",
-                "is distinct from",
-                eb.ref("excluded.shop_of_the_year_flag"),
-              ),
-            ]),
-          ),
-      )
-      .execute();
-    return code;
+    await upsertShops(this.db, [doc], this.now);
+    return shopCodeOf(doc);
   }
 
   /**
@@ -132,62 +107,30 @@ export class ItemRepo {
    * Inserts a market snapshot unless the item's latest one holds the same values (a re-apply
    * or a change elsewhere in the item adds no duplicate). Returns 1 when a row was inserted.
    */
-  async insertMarketSnapshot(
-    itemId: number,
-    doc: NormalizedItem,
-    meta: SnapshotMeta,
-  ): Promise<number> {
-    const values = marketValues(doc);
-    const last = meta.isNew
-      ? undefined
-      : await this.db
-          .selectFrom("apl.market_snapshot")
-          .selectAll()
-          .where("item_id", "=", itemId)
-          .orderBy("id", "desc")
-          .limit(1)
-          .executeTakeFirst();
-    if (last && sameValues(last, values)) return 0;
-    await this.db
-      .insertInto("apl.market_snapshot")
-      .values({
-        item_id: itemId,
-        collected_at: this.now,
-        run_id: meta.runId,
-        content_hash: meta.contentHash,
-        ...values,
-      })
-      .execute();
-    return 1;
+  insertMarketSnapshot(itemId: number, doc: NormalizedItem, meta: SnapshotMeta): Promise<number> {
+    return this.#insertSnapshot("apl.market_snapshot", itemId, marketValues(doc), meta);
   }
 
   /** Inserts a review snapshot unless the latest one holds the same count and average. */
-  async insertReviewSnapshot(
+  insertReviewSnapshot(itemId: number, doc: NormalizedItem, meta: SnapshotMeta): Promise<number> {
+    return this.#insertSnapshot("apl.review_snapshot", itemId, reviewValues(doc), meta);
+  }
+
+  #insertSnapshot(
+    table: "apl.market_snapshot" | "apl.review_snapshot",
     itemId: number,
-    doc: NormalizedItem,
+    values: Record<string, string | number | null>,
     meta: SnapshotMeta,
   ): Promise<number> {
-    const values = reviewValues(doc);
-    const last = meta.isNew
-      ? undefined
-      : await this.db
-          .selectFrom("apl.review_snapshot")
-          .selectAll()
-          .where("item_id", "=", itemId)
-          .orderBy("id", "desc")
-          .limit(1)
-          .executeTakeFirst();
-    if (last && sameValues(last, values)) return 0;
-    await this.db
-      .insertInto("apl.review_snapshot")
-      .values({
-        item_id: itemId,
-        collected_at: this.now,
-        run_id: meta.runId,
-        content_hash: meta.contentHash,
-        ...values,
-      })
-      .execute();
-    return 1;
+    const candidate = {
+      itemId,
+      isNew: meta.isNew ?? false,
+      contentHash: meta.contentHash,
+      values,
+    };
+    return insertChangedSnapshots(this.db, table, [candidate], {
+      runId: meta.runId,
+      now: this.now,
+    });
   }
 }
