@@ -56,27 +56,32 @@ export interface ParseRequest {
   textPath?: boolean;
 }
 
+type Input = { chunks: AsyncIterable<Uint8Array>; close(): void };
+type ByteSource = Awaited<ReturnType<typeof openByteSource>>;
+
+/** The file's size and its bytes, or the gate's FILE_MISSING / FILE_EMPTY / FILE_UNREADABLE. */
+async function openInput(r: ParseRequest): Promise<{ size: number; input: Input }> {
+  const stat = await r.storage.stat(r.key);
+  if (!stat) throw new GateFailure("FILE_MISSING", `${r.key} is gone`);
+  if (stat.size === 0) throw new GateFailure("FILE_EMPTY", `${r.key} has 0 bytes`);
+  try {
+    if (r.storage.openChunks) return { size: stat.size, input: await r.storage.openChunks(r.key) };
+    const stream: Readable = await r.storage.openRead(r.key);
+    return { size: stat.size, input: { chunks: stream, close: () => stream.destroy() } };
+  } catch (err) {
+    if (err instanceof StorageNotFoundError)
+      throw new GateFailure("FILE_MISSING", `${r.key} is gone`);
+    throw new GateFailure("FILE_UNREADABLE", (err as Error).message);
+  }
+}
+
 /**
  * Gate and extraction: the file must exist, be non-empty, readable, of the configured
  * format, with the required header; then every row is emitted to facts/bad and the key index.
  * Gate failures throw GateFailure; the partial artifacts stay in the work dir for diagnosis.
  */
 export async function parseInput(r: ParseRequest): Promise<Parsed> {
-  const stat = await r.storage.stat(r.key);
-  if (!stat) throw new GateFailure("FILE_MISSING", `${r.key} is gone`);
-  if (stat.size === 0) throw new GateFailure("FILE_EMPTY", `${r.key} has 0 bytes`);
-  let input: { chunks: AsyncIterable<Uint8Array>; close(): void };
-  try {
-    if (r.storage.openChunks) input = await r.storage.openChunks(r.key);
-    else {
-      const stream: Readable = await r.storage.openRead(r.key);
-      input = { chunks: stream, close: () => stream.destroy() };
-    }
-  } catch (err) {
-    if (err instanceof StorageNotFoundError)
-      throw new GateFailure("FILE_MISSING", `${r.key} is gone`);
-    throw new GateFailure("FILE_UNREADABLE", (err as Error).message);
-  }
+  const { size, input } = await openInput(r);
   const facts = new LineSink(path.join(r.workDir, RUN_FILES.facts));
   const bad = new LineSink(path.join(r.workDir, RUN_FILES.bad));
   let keys: KeyIndexWriter | undefined;
@@ -89,7 +94,7 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
     if (source.head.length === 0) throw new GateFailure("FILE_EMPTY", `${r.key} has 0 bytes`);
     const format = checkFormat(r.cfg, sniffFormat(source.head));
     const multiCategory = r.cfg.categories !== undefined;
-    const buckets = bucketsFor(stat.size, format);
+    const buckets = bucketsFor(size, format);
     keys = new KeyIndexWriter(path.join(r.workDir, WORK_KEYS_DIR), buckets);
     const schema = compileSchema(r.cfg);
     const emitter = new RowEmitter(schema, {
@@ -101,72 +106,8 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
       bad,
       keys,
     });
-    let first = true;
-    let encoding: string | null = null;
-    let sheets: XlsxReadInfo | null = null;
-    const hook = () => {
-      if (first) crashPoint("mid-parse");
-      first = false;
-    };
-    try {
-      const csv = {
-        file: r.key,
-        encoding: r.cfg.encoding,
-        delimiter: r.cfg.delimiter,
-        quote: r.cfg.quote,
-        schema,
-        emitter,
-        signal: r.signal,
-        onChunk: hook,
-      };
-      const batched =
-        !r.textPath && isAsciiCompatible(encodingFromBom(source.head) ?? r.cfg.encoding);
-      const threads = stat.size >= (r.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? r.workers : 0;
-      if (format === "csv" && batched) {
-        const info = await readCsvBatched(source, {
-          ...csv,
-          workers: threads,
-          runId: r.runId,
-          supplier: r.supplier,
-          multiCategory,
-          checkSurrogates: !isUtf8(r.cfg.encoding),
-          buckets,
-          facts,
-          bad,
-          keys,
-        });
-        encoding = info.encoding;
-      } else if (format === "csv") {
-        const info = await readCsv(source, csv);
-        encoding = info.encoding;
-      } else if (stat.size >= (r.parallelMinBytes ?? XLSX_WORKER_MIN_BYTES) && r.workers > 0) {
-        hook();
-        sheets = await readXlsxInWorker(source, {
-          categories: r.cfg.categories,
-          schema,
-          emitter,
-          signal: r.signal,
-          runId: r.runId,
-          supplier: r.supplier,
-          multiCategory,
-          buckets,
-          facts,
-          bad,
-          keys,
-        });
-      } else {
-        sheets = await readXlsx(toReadable(source), {
-          categories: r.cfg.categories,
-          schema,
-          emitter,
-          signal: r.signal,
-          onSheet: hook,
-        });
-      }
-    } catch (err) {
-      if (err instanceof SourceReadError) throw new GateFailure("FILE_UNREADABLE", err.message);
-      throw err;
-    }
+    const sinks = { facts, bad, keys, schema, emitter, buckets, multiCategory };
+    const { encoding, sheets } = await extractRows(r, source, { format, size, ...sinks });
     const digest = source.digest();
     if (digest.sha256 !== r.sha256) {
       throw new GateFailure(
@@ -180,6 +121,91 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
     facts.close(false);
     bad.close(false);
     keys?.close();
+  }
+}
+
+/** Where extracted rows go, and what the file is. */
+interface Extraction {
+  format: "csv" | "xlsx";
+  size: number;
+  facts: LineSink;
+  bad: LineSink;
+  keys: KeyIndexWriter;
+  schema: ReturnType<typeof compileSchema>;
+  emitter: RowEmitter;
+  buckets: number;
+  multiCategory: boolean;
+}
+
+/**
+ * Emits every row with the reader the file needs: CSV in byte batches (on worker threads when
+ * large) or as text, XLSX on a worker thread when large or in process. A read error is the
+ * gate's FILE_UNREADABLE.
+ */
+async function extractRows(
+  r: ParseRequest,
+  source: ByteSource,
+  x: Extraction,
+): Promise<{ encoding: string | null; sheets: XlsxReadInfo | null }> {
+  const { schema, emitter, multiCategory, buckets, facts, bad, keys } = x;
+  let first = true;
+  const hook = () => {
+    if (first) crashPoint("mid-parse");
+    first = false;
+  };
+  try {
+    const csv = {
+      file: r.key,
+      encoding: r.cfg.encoding,
+      delimiter: r.cfg.delimiter,
+      quote: r.cfg.quote,
+      schema,
+      emitter,
+      signal: r.signal,
+      onChunk: hook,
+    };
+    const batched =
+      !r.textPath && isAsciiCompatible(encodingFromBom(source.head) ?? r.cfg.encoding);
+    const threads = x.size >= (r.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? r.workers : 0;
+    if (x.format === "csv" && batched) {
+      const info = await readCsvBatched(source, {
+        ...csv,
+        workers: threads,
+        runId: r.runId,
+        supplier: r.supplier,
+        multiCategory,
+        checkSurrogates: !isUtf8(r.cfg.encoding),
+        buckets,
+        facts,
+        bad,
+        keys,
+      });
+      return { encoding: info.encoding, sheets: null };
+    }
+    if (x.format === "csv")
+      return { encoding: (await readCsv(source, csv)).encoding, sheets: null };
+    const xlsx = { categories: r.cfg.categories, schema, emitter, signal: r.signal };
+    if (x.size >= (r.parallelMinBytes ?? XLSX_WORKER_MIN_BYTES) && r.workers > 0) {
+      hook();
+      const sheets = await readXlsxInWorker(source, {
+        ...xlsx,
+        runId: r.runId,
+        supplier: r.supplier,
+        multiCategory,
+        buckets,
+        facts,
+        bad,
+        keys,
+      });
+      return { encoding: null, sheets };
+    }
+    return {
+      encoding: null,
+      sheets: await readXlsx(toReadable(source), { ...xlsx, onSheet: hook }),
+    };
+  } catch (err) {
+    if (err instanceof SourceReadError) throw new GateFailure("FILE_UNREADABLE", err.message);
+    throw err;
   }
 }
 

@@ -49,6 +49,16 @@ async function removeDuplicates(
   await dropFacts(path.join(workDir, RUN_FILES.facts), positions);
 }
 
+type KeyDiff = Awaited<ReturnType<typeof dedupeAndDiff>>["diff"];
+type Published = Awaited<ReturnType<typeof publishState>>;
+
+/** What the phases after parsing share. */
+interface Ingested {
+  chosen: HashedFile;
+  parsed: Parsed;
+  workDir: string;
+}
+
 /**
  * Gate → emit → dedupe/diff → DQ → publish, for the chosen file. Returns PASS or FAIL; an
  * unexpected error (a bug, storage outage, abort) propagates and nothing is published.
@@ -58,7 +68,7 @@ export async function processFile(
   cfg: SupplierConfig,
   chosen: HashedFile,
 ): Promise<IngestResult> {
-  const { storage, clock } = scope.deps;
+  const { storage } = scope.deps;
   const workDir = await storage.runWorkDir(scope.runId);
   const t0 = performance.now();
   let parsed: Parsed;
@@ -78,7 +88,27 @@ export async function processFile(
     if (!(err instanceof GateFailure)) throw err;
     return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
   }
+  const file: Ingested = { chosen, parsed, workDir };
   const t1 = performance.now();
+  const { diff, keysDir } = await checkKeys(scope, file);
+  const t2 = performance.now();
+  const { totals } = parsed.emitter;
+  const dq = decideDq(cfg, totals.good, totals.bad);
+  const stats = fileStats(scope, cfg, file, diff, dq);
+  stats.timing_ms = { parse: Math.round(t1 - t0), keys: Math.round(t2 - t1), publish: 0 };
+  if (!dq.pass) {
+    return failRun(scope, { reason: dq.reason, detail: dq.detail, input: chosen, stats, workDir });
+  }
+  const pointer = await publishFile(scope, file, stats, keysDir);
+  stats.timing_ms.publish = Math.round(performance.now() - t2);
+  scope.deps.logger.debug({ timing_ms: stats.timing_ms }, "ingestion phases");
+  return finishPass(scope, file, stats, diff, pointer);
+}
+
+/** Dedupes the keys and diffs them against the published state's. */
+async function checkKeys(scope: RunScope, file: Ingested) {
+  const { storage } = scope.deps;
+  const { parsed, workDir } = file;
   // The facts (hundreds of MB) reach the disk while the key index is checked, not after.
   const flushing = storage.flushAhead?.(path.join(workDir, RUN_FILES.facts));
   const previous = await storage.readCurrent(scope.supplier);
@@ -90,13 +120,21 @@ export async function processFile(
   );
   await removeDuplicates(parsed, workDir, duplicates);
   await flushing;
-  const t2 = performance.now();
-  const { totals } = parsed.emitter;
-  const dq = decideDq(cfg, totals.good, totals.bad);
-  const stats: Stats = buildStats({
+  return { diff, keysDir };
+}
+
+/** The run's figures, with the DQ verdict. */
+function fileStats(
+  scope: RunScope,
+  cfg: SupplierConfig,
+  { chosen, parsed }: Ingested,
+  diff: KeyDiff,
+  dq: ReturnType<typeof decideDq>,
+): Stats {
+  return buildStats({
     runId: scope.runId,
     supplier: scope.supplier,
-    totals,
+    totals: parsed.emitter.totals,
     byCategory: parsed.emitter.byCategory,
     byReason: parsed.emitter.byReason,
     diff,
@@ -117,15 +155,20 @@ export async function processFile(
       skipped_sheets: parsed.sheets?.skipped_sheets,
     },
   });
-  stats.timing_ms = { parse: Math.round(t1 - t0), keys: Math.round(t2 - t1), publish: 0 };
-  if (!dq.pass) {
-    return failRun(scope, { reason: dq.reason, detail: dq.detail, input: chosen, stats, workDir });
-  }
+}
 
+/** Saves the run's artifacts, then switches the supplier's state to this run's. */
+async function publishFile(
+  scope: RunScope,
+  { chosen, parsed, workDir }: Ingested,
+  stats: Stats,
+  keysDir: string,
+): Promise<Published> {
+  const { storage, clock } = scope.deps;
   // Before the switch: a run killed after it leaves recovery its figures and diff.
   await saveRunArtifacts(scope, stats, workDir);
   crashPoint("before-state");
-  const pointer = await publishState({
+  return publishState({
     storage,
     workDir,
     factsFile: path.join(workDir, RUN_FILES.facts),
@@ -135,7 +178,7 @@ export async function processFile(
       supplier: scope.supplier,
       input_filename: chosen.entry.name,
       input_sha256: chosen.sha256,
-      fact_count: totals.good,
+      fact_count: parsed.emitter.totals.good,
       multi_category: parsed.multiCategory,
       key_buckets: parsed.buckets,
       created_at: clock.now().toISOString(),
@@ -143,8 +186,17 @@ export async function processFile(
     now: () => clock.now(),
     commit: scope.deps.commit,
   });
-  stats.timing_ms.publish = Math.round(performance.now() - t2);
-  scope.deps.logger.debug({ timing_ms: stats.timing_ms }, "ingestion phases");
+}
+
+/** After publishing: archive the input, write the run's documents and history, report PASS. */
+async function finishPass(
+  scope: RunScope,
+  { chosen, parsed, workDir }: Ingested,
+  stats: Stats,
+  diff: KeyDiff,
+  pointer: Published,
+): Promise<IngestResult> {
+  const { storage, clock } = scope.deps;
   crashPoint("before-archive");
   // Fenced too: a run that lost its lease after publishing leaves the archive move to the
   // next run's recovery instead of racing it (which archived one input twice).
@@ -175,7 +227,6 @@ export async function processFile(
     workDir,
     true,
   );
-  const { samples: _samples, ...diffCounts } = diff;
   await scope.history.finish(scope.runId, {
     status: "PASS",
     finished_at: finishedAt,
@@ -188,6 +239,7 @@ export async function processFile(
     removed: diff.removed,
     changed: diff.changed,
   });
+  const { samples: _samples, ...diffCounts } = diff;
   return {
     supplier: scope.supplier,
     run_id: scope.runId,
