@@ -36,6 +36,21 @@ export interface GcPlan {
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
+/** What every phase of a supplier's plan reads, and the plan it adds to. */
+interface Planning {
+  storage: SnapshotStorage;
+  supplier: string;
+  cfg: Pick<SupplierConfig, "retention" | "state_retention_hours">;
+  /** Now, in ms. */
+  t: number;
+  plan: GcPlan;
+  current: Awaited<ReturnType<SnapshotStorage["readCurrent"]>>;
+  item(kind: GcItem["kind"], key: string, why: string): GcItem;
+}
+
+/** A publication record: when the supplier's state switched to the run. */
+type AcceptedRecord = { key: string; run_id: string; at: number };
+
 /** Builds the plan for one supplier; the caller holds the supplier's lock. */
 export async function planSupplierGc(
   storage: SnapshotStorage,
@@ -65,6 +80,16 @@ export async function planSupplierGc(
   await aged(destinationDir(supplier, "accepted"), "archive", r.archive_days);
 
   const current = await storage.readCurrent(supplier);
+  const p: Planning = { storage, supplier, cfg, t, plan, current, item };
+  await planRuns(p);
+  const accepted = await planAccepted(p);
+  await planStates(p, accepted);
+  return plan;
+}
+
+/** Run folders: the active state's is kept, old ones go, and old runs' diag folders. */
+async function planRuns({ storage, supplier, cfg, t, plan, current, item }: Planning) {
+  const r = cfg.retention;
   for (const runId of await storage.listDirs("runs")) {
     const parsed = parseSnapshotRunId(runId);
     if (parsed?.supplier !== supplier) continue;
@@ -82,9 +107,12 @@ export async function planSupplierGc(
       plan.delete.push(item("diag", `runs/${runId}/diag`, `older than ${r.diag_days} days`));
     }
   }
+}
 
-  // accepted_runs: the publication history (accepted_at = when current switched to the run).
-  const accepted: Array<{ key: string; run_id: string; at: number }> = [];
+/** accepted_runs: the publication history (accepted_at = when current switched to the run). */
+async function planAccepted(p: Planning): Promise<AcceptedRecord[]> {
+  const { storage, supplier, cfg, t, plan, current, item } = p;
+  const accepted: AcceptedRecord[] = [];
   for await (const e of storage.walkFiles(`accepted_runs/${supplier}`)) {
     const text = await storage.readText(e.key);
     const rec = text ? (JSON.parse(text) as { run_id?: string; accepted_at?: string }) : {};
@@ -95,14 +123,20 @@ export async function planSupplierGc(
     });
   }
   accepted.sort((a, b) => a.at - b.at);
+  const days = cfg.retention.accepted_runs_days;
   for (const a of accepted) {
     if (a.run_id === current?.run_id)
       plan.keep.push(item("accepted", a.key, "record of the active state"));
-    else if (t - a.at >= r.accepted_runs_days * DAY) {
-      plan.delete.push(item("accepted", a.key, `older than ${r.accepted_runs_days} days`));
+    else if (t - a.at >= days * DAY) {
+      plan.delete.push(item("accepted", a.key, `older than ${days} days`));
     }
   }
+  return accepted;
+}
 
+/** Published states: the active one is kept, replaced ones go after state_retention_hours. */
+async function planStates(p: Planning, accepted: AcceptedRecord[]) {
+  const { storage, supplier, cfg, t, plan, current, item } = p;
   const keepHours = cfg.state_retention_hours;
   for (const runId of await storage.listDirs(`state_store/${supplier}`)) {
     const key = `state_store/${supplier}/${runId}`;
@@ -140,5 +174,4 @@ export async function planSupplierGc(
       plan.keep.push(item("state", key, `replaced ${hours.toFixed(1)} h ago (< ${keepHours} h)`));
     }
   }
-  return plan;
 }
