@@ -69,14 +69,21 @@ export function locatePlugin(entry: string, baseDir: string): PluginLocation {
   return { file, packageJson };
 }
 
+let tsxRegistered = false;
+
 /**
  * Imports a plugin's module. From the sources (tsx or Vitest) TypeScript loads as it is; from
- * the build, a TypeScript plugin goes through tsx's loader.
+ * the build, tsx's loader is registered for the process first (once). Not tsx's scoped
+ * `tsImport`: modules loaded through it are separate instances, so a plugin's `UsageError`
+ * would not be the class the CLI checks its exit code by.
  */
 export async function importPlugin(file: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(file).href;
   const typescript = /\.(ts|mts)$/.test(file);
-  if (!typescript || import.meta.url.endsWith(".ts")) return import(url);
-  const { tsImport } = await import("tsx/esm/api");
-  return tsImport(url, import.meta.url);
+  if (typescript && !import.meta.url.endsWith(".ts") && !tsxRegistered) {
+    const { register } = await import("tsx/esm/api");
+    register();
+    tsxRegistered = true;
+  }
+  return import(url);
 }
