@@ -8,12 +8,13 @@ import {
   type SampleNewsletterOptions,
   sampleNewsletter,
 } from "../src/pipelines/email-analytics/fake/sample-newsletter.ts";
+import { childInput } from "./support/argv.ts";
 
-const input = JSON.parse(process.argv[2] as string) as {
+const input = childInput<{
   sample: Omit<SampleNewsletterOptions, "firstSentAt"> & { firstSentAt: string };
   targetEvents: number;
   seed: number;
-};
+}>();
 // Links look like Mailgun's own, so Ghost's provider (which strips that host) can follow them.
 const fake = await startMailgunFake({ linkBase: "https://api.mailgun.net" });
 const sample = sampleNewsletter({

@@ -11,6 +11,7 @@ import type { Kysely } from "kysely";
 import type { DatabaseTarget } from "../src/infra/config/load-config.ts";
 import { openDatabase } from "../src/infra/db/open-database.ts";
 import type { EmailAnalyticsTables } from "../src/pipelines/email-analytics/tables.ts";
+import { childInput } from "./support/argv.ts";
 
 const require = createRequire(import.meta.url);
 const { EventProcessor, EmailAnalyticsService } = require("@tryghost/email-analytics-service");
@@ -224,7 +225,7 @@ function ghostQueries(db: Kysely<EmailAnalyticsTables>, since: number) {
 }
 
 async function main(): Promise<void> {
-  const input = JSON.parse(process.argv[2] as string) as PeerInput;
+  const input = childInput<PeerInput>();
   const database = await openDatabase(input.database);
   const db = database.kysely as unknown as Kysely<EmailAnalyticsTables>;
   const url = new URL(input.fake.url);

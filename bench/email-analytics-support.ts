@@ -12,7 +12,7 @@ import type { DatabaseTarget } from "../src/infra/config/load-config.ts";
 import { openDatabase } from "../src/infra/db/open-database.ts";
 import type { CampaignSummary } from "../src/pipelines/email-analytics/fake/fake-types.ts";
 import type { EmailAnalyticsTables } from "../src/pipelines/email-analytics/tables.ts";
-import { ROOT } from "./snapshots-support.ts";
+import { ROOT } from "./support/cli-run.ts";
 
 /** The fake's answer on start. */
 export interface FakeInfo {

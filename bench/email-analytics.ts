@@ -23,14 +23,10 @@ import {
   startFakeChild,
   withDb,
 } from "./email-analytics-support.ts";
-import { buildDist, type CliEntry, runCli, sourceEntry } from "./snapshots-support.ts";
+import { benchArgs } from "./support/argv.ts";
+import { buildDist, type CliEntry, runCli, sourceEntry } from "./support/cli-run.ts";
 
-const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(name);
-const num = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { flag, num } = benchArgs();
 const EVENTS = num("--events", 1_000_000);
 const EMAILS = num("--emails", 20);
 const PER_EMAIL = num("--per-email", 5_000);

@@ -8,8 +8,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { CliEntry } from "./snapshots-support.ts";
-import { spawnCollect } from "./spawn-collect.ts";
+import type { CliEntry } from "./support/cli-run.ts";
+import { spawnCollect } from "./support/spawn-collect.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TSX = import.meta.resolve("tsx");

@@ -21,14 +21,10 @@ import {
   tidemark,
   writeCliWrapper,
 } from "./mercari-support.ts";
-import { buildDist, type CliEntry, sourceEntry } from "./snapshots-support.ts";
+import { benchArgs } from "./support/argv.ts";
+import { buildDist, type CliEntry, sourceEntry } from "./support/cli-run.ts";
 
-const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(name);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
+const { flag, opt } = benchArgs();
 const LISTINGS = Number(opt("--listings", "50000"));
 const LATENCY_MS = Number(opt("--latency", "50"));
 /** Messages each worker process handles at once; Crawlee gets workers × this. */

@@ -17,6 +17,7 @@ import { endpointPath } from "../src/pipelines/rakuten/client/endpoints.ts";
 import { FakeCatalogue } from "../src/pipelines/rakuten/fake/catalogue.ts";
 import { rakutenPipeline } from "../src/pipelines/rakuten/index.ts";
 import { CountingBlobStore } from "../src/testing/entity-etl/counting-blob-store.ts";
+import { childInput } from "./support/argv.ts";
 
 /** What the parent passes (JSON in argv[2]). */
 export interface PhaseInput {
@@ -64,7 +65,7 @@ class RawPutCounter extends CountingBlobStore {
   }
 }
 
-const input = JSON.parse(process.argv[2] ?? "{}") as PhaseInput;
+const input = childInput<PhaseInput>();
 // As the CLI does before any command, so that the phase's RSS is the installed product's.
 applyHeapGrowth();
 // BENCH_SQL_PROFILE=1: time every SQLite statement (see rakuten-sql-profile.ts).

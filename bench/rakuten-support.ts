@@ -8,8 +8,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { bundleScript } from "../scripts/build.ts";
 import type { PhaseInput } from "./rakuten-child.ts";
-import { ROOT } from "./snapshots-support.ts";
-import { spawnCollect } from "./spawn-collect.ts";
+import { ROOT } from "./support/cli-run.ts";
+import { spawnCollect } from "./support/spawn-collect.ts";
 
 /** The bundled child (see bundleChild); the TypeScript source through tsx until it is built. */
 let childArgs = ["--import", "tsx", new URL("./rakuten-child.ts", import.meta.url).pathname];

@@ -35,13 +35,9 @@ import {
   runPhase,
   takeWriteCounts,
 } from "./rakuten-support.ts";
+import { benchArgs } from "./support/argv.ts";
 
-const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(name);
-const num = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { flag, num } = benchArgs();
 const ITEMS = num("--items", 100_000);
 const CONCURRENCY = num("--concurrency", 8);
 /** Targets per ledger read and commit of every job (the jobs' `batch_size`, default 200). */

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { type ChildRun, MEASURE_LINE, runCliScript } from "./snapshots-support.ts";
+import { type ChildRun, MEASURE_LINE, runCliScript } from "./support/cli-run.ts";
 
 /** Reads `xlsx` in a fresh process; stdout is the number of rows read. */
 export async function xlsxFloor(xlsx: string, workDir: string): Promise<ChildRun> {

@@ -26,24 +26,12 @@ import {
   writeXlsxFile,
 } from "../src/pipelines/snapshots/fake/supplier-files.ts";
 import { checkDigests, type Digests, runDigests } from "./snapshots-outputs.ts";
-import {
-  buildDist,
-  type ChildRun,
-  type CliEntry,
-  duckdbTransform,
-  rowIdOf,
-  runCli,
-  sourceEntry,
-  writeConfig,
-} from "./snapshots-support.ts";
+import { duckdbTransform, rowIdOf, writeConfig } from "./snapshots-support.ts";
 import { xlsxFloor } from "./snapshots-xlsx-floor.ts";
+import { benchArgs } from "./support/argv.ts";
+import { buildDist, type ChildRun, type CliEntry, runCli, sourceEntry } from "./support/cli-run.ts";
 
-const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(name);
-const num = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { flag, num } = benchArgs();
 const ROWS = num("--rows", 1_000_000);
 /**
  * Repetitions of the 1M ingestion and of DuckDB, interleaved so that a noisy neighbour slows
