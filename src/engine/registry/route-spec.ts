@@ -29,8 +29,8 @@ export interface RouteSpec {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   readonly path: string;
   /**
-   * Where `path` is mounted: below `/api/<pipeline>` (default), or below `/api` for a path its
-   * specification fixes outside the pipeline's prefix (e.g. `/api/crawl/execute`).
+   * Where `path` is mounted: below `/api/<pipeline>` (default), or below `/api` for a path that
+   * must stay outside the pipeline's prefix (e.g. `/api/crawl/execute`).
    */
   readonly mount?: "pipeline" | "api";
   readonly summary: string;

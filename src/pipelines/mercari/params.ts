@@ -16,7 +16,7 @@ export type MercariCrawlParams = z.output<typeof mercariCrawlParams>;
 /** A ready `mercari.crawl` job: every enabled product, hourly in the starter config. */
 export const mercariCrawlExample = {};
 
-/** The queue's name: one queue for both message kinds, as in the specification. */
+/** The queue's name: one queue for both message kinds (docs/pipelines/mercari.md). */
 export const MERCARI_QUEUE = "mercari-crawl";
 
 /**

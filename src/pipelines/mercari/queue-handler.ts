@@ -3,7 +3,7 @@ import { crawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
 
 /**
  * The crawl queue (`mercari-crawl`): listCrawl {productId} and syncDetail
- * {mercariCrawlResultId} messages, as in the specification's one queue with two message types.
+ * {mercariCrawlResultId} messages: one queue, two message types (docs/pipelines/mercari.md).
  */
 export const crawlQueueHandler = defineQueueHandler({
   name: MERCARI_QUEUE,

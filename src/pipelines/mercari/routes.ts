@@ -25,7 +25,7 @@ function lazy(name: keyof Handlers) {
   };
 }
 
-/** What a blocked crawl answers (502): the specification's `{"error":"blocked"}`, with why. */
+/** What a blocked crawl answers (502): `{"error":"blocked"}`, with why. */
 const blockedResponse = z.object({
   error: z.literal("blocked"),
   reason: z.string(),
@@ -35,7 +35,7 @@ const blockedResponse = z.object({
 const deleted = z.object({ id: z.number().int(), results_deleted: z.number().int() });
 
 /**
- * The mercari API: the manual crawl and its results at the specification's paths
+ * The mercari API: the manual crawl and its results at the paths docs/pipelines/mercari.md lists
  * (`/api/crawl/…`), products and their settings, price trend and cheapest listings under
  * `/api/mercari/products…`. All behind the server's bearer auth and in /openapi.json.
  */

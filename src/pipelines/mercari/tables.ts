@@ -1,7 +1,7 @@
 import type { Generated } from "kysely";
 
 /**
- * Tables of the mercari pipeline, named and shaped as its specification gives them (no schema,
+ * Tables of the mercari pipeline, named and shaped as docs/pipelines/mercari.md lists them (no schema,
  * so `SELECT * FROM mercari_crawl_results` works as written there). Timestamps are ISO-8601 UTC
  * text.
  */

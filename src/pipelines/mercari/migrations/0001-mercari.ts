@@ -2,9 +2,10 @@ import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
 import { dialectOf } from "../../../engine/index.ts";
 
 /**
- * The specification's three tables with every column, type, NOT NULL, default and index it
- * gives. Its `DEFAULT CURRENT_TIMESTAMP` is written as an ISO-8601 UTC text expression in each
- * dialect (SQLite's CURRENT_TIMESTAMP has no `T`/`Z`); the repositories always write the value.
+ * The pipeline's three tables (docs/pipelines/mercari.md) with every column, type, NOT NULL,
+ * default and index. `DEFAULT CURRENT_TIMESTAMP` is written as an ISO-8601 UTC text expression
+ * in each dialect (SQLite's CURRENT_TIMESTAMP has no `T`/`Z`); the repositories always write
+ * the value.
  */
 export async function up(db: Kysely<object>): Promise<void> {
   const pg = dialectOf(db) === "postgres";
