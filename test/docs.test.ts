@@ -75,6 +75,12 @@ describe("docs/architecture.md lists the folders the tree has", () => {
     expect(listed).toEqual(folders);
   });
 
+  it("the layers list names every pipeline folder, and only those", () => {
+    const named = /pipelines\/\s+one folder per pipeline \(([^)]*)\)/.exec(doc)?.[1] ?? "";
+    const folders = entriesOf(path.join(ROOT, "src", "pipelines")).filter((e) => e.endsWith("/"));
+    expect(named.split(/,\s*/).sort()).toEqual(folders.map((f) => f.slice(0, -1)));
+  });
+
   for (const folder of ["engine", "infra", "testing"]) {
     it(`its table of src/${folder}/ names every entry there, and only those`, () => {
       const listed = tableUnder(doc, `### Folders of \`src/${folder}/\``);
