@@ -2,10 +2,10 @@ import type { Generated } from "kysely";
 
 /** Row types of the snapshots pipeline's tables (Postgres schema `snapshots`). */
 
-/** How a seed run ended; RUNNING until it does, INTERRUPTED when its process died. */
+/** How a snapshots run ended; RUNNING until it does, INTERRUPTED when its process died. */
 export type SnapshotRunStatus = "RUNNING" | "PASS" | "FAIL" | "NO_INPUT" | "INTERRUPTED";
 
-/** `snapshots.run`: one row per seed run. */
+/** `snapshots.run`: one row per snapshots run. */
 export interface RunTable {
   /** Run id `<supplier>_<ts>_<rand6>`; the primary key guarantees uniqueness. */
   run_id: string;

@@ -5,7 +5,7 @@ import type { IngestResult } from "../ingest/types.ts";
 import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 
-/** The engine run's outcome for a seed result: PASS succeeded, FAIL failed, no input skipped. */
+/** The engine run's outcome for an ingestion result: PASS succeeded, FAIL failed, no input skipped. */
 export function jobResultFor(result: IngestResult): JobResult {
   const summary = result as unknown as Record<string, unknown>;
   if (result.status === "PASS") return { status: "succeeded", summary };
