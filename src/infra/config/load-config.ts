@@ -5,10 +5,11 @@ import { ConfigError } from "../errors.ts";
 import { configSchema, type ParsedConfig } from "./config-schema.ts";
 import { applyEnvOverrides, type EnvSources, envOverrides } from "./env-overrides.ts";
 import { formatZodIssues } from "./format-zod-issues.ts";
+import { locateConfig } from "./locate-config.ts";
 import { type PipelineSettingsSpec, resolveAllPipelineSettings } from "./pipeline-settings.ts";
 
 /** Names looked up in the working directory when no --config is given. */
-export const CONFIG_FILE_NAMES = ["tidemark.yaml", "tidemark.yml"] as const;
+export { CONFIG_FILE_NAMES, locateConfig } from "./locate-config.ts";
 
 export type DatabaseTarget =
   | { dialect: "sqlite"; path: string; busyTimeoutMs: number }
@@ -136,38 +137,6 @@ export function readYamlFile(file: string): unknown {
     // Aliases resolve only here: `*name` without its `&name`, or too many of them (a bomb).
     throw new ConfigError(`${file}: invalid YAML: ${(err as Error).message.split("\n")[0]}`);
   }
-}
-
-/**
- * The configuration file in effect: `configPath` (a file, or a folder holding tidemark.yaml),
- * else tidemark.yaml in `cwd`; undefined when there is none.
- */
-export function locateConfig(
-  options: Pick<LoadConfigOptions, "configPath" | "cwd">,
-): string | undefined {
-  const cwd = options.cwd ?? process.cwd();
-  if (options.configPath) {
-    const file = path.resolve(cwd, options.configPath);
-    if (!existsSync(file)) throw new ConfigError(`--config ${options.configPath}: file not found`);
-    if (!statSync(file).isDirectory()) return file;
-    // A folder (`-c tidemark-demo`): its tidemark.yaml or tidemark.yml.
-    const inside = configIn(file);
-    if (!inside) {
-      throw new ConfigError(
-        `--config ${options.configPath}: a folder without ${CONFIG_FILE_NAMES.join(" or ")}`,
-      );
-    }
-    return inside;
-  }
-  return configIn(cwd);
-}
-
-function configIn(dir: string): string | undefined {
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = path.join(dir, name);
-    if (existsSync(file)) return file;
-  }
-  return undefined;
 }
 
 function resolveDatabase(url: string | undefined, dataDir: string, base: string, busy: number) {

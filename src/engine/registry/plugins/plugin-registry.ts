@@ -1,3 +1,4 @@
+import { locateConfig } from "../../../infra/config/locate-config.ts";
 import { ConfigError } from "../../errors.ts";
 import { Registry } from "../registry.ts";
 
@@ -23,19 +24,24 @@ export async function registryWithPlugins(
   base: Registry,
   options: { configPath: string | undefined; cwd: string },
 ): Promise<Registry> {
-  // Loaded on use: `tidemark --help` without a configuration reads no YAML.
-  const { locateConfig, readYamlFile } = await import("../../../infra/config/load-config.ts");
   let file: string | undefined;
-  let raw: unknown;
   try {
     file = locateConfig(options);
-    raw = file ? readYamlFile(file) : undefined;
   } catch {
-    // A missing or unreadable file is reported where the configuration is loaded, by the
-    // commands that need it (`init` creates it).
+    // A missing file is reported where the configuration is loaded, by the commands that need
+    // it (`init` creates it).
     return base;
   }
   if (!file) return base;
+  // Loaded only when there is a file: `tidemark --help` elsewhere reads no YAML.
+  const { readYamlFile } = await import("../../../infra/config/load-config.ts");
+  let raw: unknown;
+  try {
+    raw = readYamlFile(file);
+  } catch {
+    // Reported, with line and column, where the configuration is loaded.
+    return base;
+  }
   const entries =
     raw && typeof raw === "object" ? (raw as Record<string, unknown>).plugins : undefined;
   if (entries === undefined || entries === null) return base;
