@@ -73,6 +73,63 @@ function recordEnd(bytes: Uint8Array, from: number, quote: number): number {
 }
 
 /**
+ * Where batches are emitted once the header is known: inline (small files) or on worker
+ * threads that write into the sinks' files directly.
+ */
+function startRunner(o: BatchedCsvOptions, h: HeaderMap, encoding: string): BatchRunner {
+  const setup: BatchSetup = {
+    schema: o.schema,
+    header: h,
+    runId: o.runId,
+    supplier: o.supplier,
+    multiCategory: o.multiCategory,
+    checkSurrogates: o.checkSurrogates,
+    encoding,
+    delimiter: o.delimiter,
+    quote: o.quote,
+    buckets: o.buckets,
+  };
+  o.emitter.begin(h, undefined, true);
+  const merge = (c: BatchOutput["counts"]) => o.emitter.merge(c.totals, c.byCategory, c.byReason);
+  if (o.workers === 0) {
+    return new InlineBatchRunner(setup, (r) => {
+      o.facts.writeBytes(r.facts);
+      o.bad.writeBytes(r.bad);
+      r.keys.forEach((bytes, b) => {
+        if (bytes.length > 0) o.keys.addBytes(b, bytes);
+      });
+      merge(r.counts);
+    });
+  }
+  // Workers write into these files directly, after what is there: nothing may sit in our
+  // buffers. Our later writes append (the sinks are O_APPEND).
+  o.facts.flush();
+  o.bad.flush();
+  o.keys.flush();
+  const files = [o.facts.path, o.bad.path, ...o.keys.paths];
+  if (files.some((f) => f === undefined) || o.keys.paths.length !== o.buckets) {
+    throw new Error("CSV workers need sinks that opened their own files");
+  }
+  return new CsvWorkerPool(o.workers, setup, files as string[], merge);
+}
+
+/** A read error as the gate's failure (positions counted from the file's first byte). */
+function csvReadFailure(err: unknown, o: BatchedCsvOptions, bomBytes: number): unknown {
+  // The splitter counts bytes after the BOM it never saw.
+  if (err instanceof LoneCrError) {
+    const mixed = err instanceof MixedLineEndError;
+    return loneCrFailure(o.file, err.line, err.offset + bomBytes, mixed);
+  }
+  if (err instanceof WorkerBatchError) {
+    if (err.kind === "encoding") return encodingFailure(o.file, err.message, o.encoding);
+    if (err.kind === "syntax") return new GateFailure("FILE_UNREADABLE", err.message);
+  }
+  if (err instanceof EncodingError) return encodingFailure(o.file, err.message, o.encoding);
+  if (err instanceof CsvSyntaxError) return new GateFailure("FILE_UNREADABLE", err.message);
+  return err;
+}
+
+/**
  * The CSV extractor for ASCII-compatible encodings (same output as readCsv, byte for byte): this
  * thread hashes, cuts the bytes at record boundaries and parses the header (gate); batches are
  * emitted by CsvBatchProcessor on worker threads (large files) or inline; results are written
@@ -94,43 +151,6 @@ export async function readCsvBatched(
   let header: HeaderMap | undefined;
   let pool: BatchRunner | undefined;
 
-  const startPool = (h: HeaderMap): BatchRunner => {
-    const setup: BatchSetup = {
-      schema: o.schema,
-      header: h,
-      runId: o.runId,
-      supplier: o.supplier,
-      multiCategory: o.multiCategory,
-      checkSurrogates: o.checkSurrogates,
-      encoding,
-      delimiter: o.delimiter,
-      quote: o.quote,
-      buckets: o.buckets,
-    };
-    o.emitter.begin(h, undefined, true);
-    const merge = (c: BatchOutput["counts"]) => o.emitter.merge(c.totals, c.byCategory, c.byReason);
-    if (o.workers === 0) {
-      return new InlineBatchRunner(setup, (r) => {
-        o.facts.writeBytes(r.facts);
-        o.bad.writeBytes(r.bad);
-        r.keys.forEach((bytes, b) => {
-          if (bytes.length > 0) o.keys.addBytes(b, bytes);
-        });
-        merge(r.counts);
-      });
-    }
-    // Workers write into these files directly, after what is there: nothing may sit in our
-    // buffers. Our later writes append (the sinks are O_APPEND).
-    o.facts.flush();
-    o.bad.flush();
-    o.keys.flush();
-    const files = [o.facts.path, o.bad.path, ...o.keys.paths];
-    if (files.some((f) => f === undefined) || o.keys.paths.length !== o.buckets) {
-      throw new Error("CSV workers need sinks that opened their own files");
-    }
-    return new CsvWorkerPool(o.workers, setup, files as string[], merge);
-  };
-
   // `firstByte`: where the batch starts in the file (error positions).
   const handle = async (bytes: Uint8Array, firstLine: number, firstByte: number) => {
     let offset = 0;
@@ -149,7 +169,7 @@ export async function readCsvBatched(
       offset = end;
       if (fields) {
         header = mapCsvHeader(o, fields);
-        pool = startPool(header);
+        pool = startRunner(o, header, encoding);
       }
     }
     if (!pool || offset >= bytes.length) return;
@@ -190,18 +210,7 @@ export async function readCsvBatched(
     if (last) await handle(last.bytes, last.firstLine, fed - last.bytes.length);
     await pool?.drain();
   } catch (err) {
-    // The splitter counts bytes after the BOM it never saw.
-    if (err instanceof LoneCrError) {
-      const mixed = err instanceof MixedLineEndError;
-      throw loneCrFailure(o.file, err.line, err.offset + (bom === "utf-8" ? 3 : 0), mixed);
-    }
-    if (err instanceof WorkerBatchError) {
-      if (err.kind === "encoding") throw encodingFailure(o.file, err.message, o.encoding);
-      if (err.kind === "syntax") throw new GateFailure("FILE_UNREADABLE", err.message);
-    }
-    if (err instanceof EncodingError) throw encodingFailure(o.file, err.message, o.encoding);
-    if (err instanceof CsvSyntaxError) throw new GateFailure("FILE_UNREADABLE", err.message);
-    throw err;
+    throw csvReadFailure(err, o, bom === "utf-8" ? 3 : 0);
   } finally {
     await pool?.close();
   }

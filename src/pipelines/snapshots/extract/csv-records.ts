@@ -137,7 +137,6 @@ export class CsvRecordParser {
       let malformed = false;
       fields.length = 0;
       for (;;) {
-        let value: string;
         let j: number;
         if (i < len && text.charCodeAt(i) === quote) {
           // Quoted field: find the closing quote, skipping doubled quotes.
@@ -159,7 +158,7 @@ export class CsvRecordParser {
           }
           // Need the character after the quote (and after a CR) to classify what follows.
           if (k + 2 >= len && !final) return start;
-          value = text.slice(i + 1, k);
+          let value = text.slice(i + 1, k);
           for (let n = value.indexOf("\n"); n >= 0; n = value.indexOf("\n", n + 1)) newlines++;
           if (escaped) value = value.replace(this.#doubledQuote, this.#quoteChar);
           j = k + 1;
@@ -185,27 +184,11 @@ export class CsvRecordParser {
             value += text.slice(j, crlfEnd ? e - 1 : e);
             j = crlfEnd ? e - 1 : e;
           }
+          fields.push(value);
         } else {
-          j = i;
-          while (j < len) {
-            const c = text.charCodeAt(j);
-            if (c === delim || c === LF) break;
-            if (c === CR && strict && text.charCodeAt(j + 1) !== LF) {
-              if (j + 1 >= len && !final) return start;
-              this.#loneCr(j, newlines);
-            }
-            j++;
-          }
-          if (j >= len && !final) return start;
-          // The CR of a CRLF ending is not data.
-          const end =
-            j < len && text.charCodeAt(j) === LF && j > i && text.charCodeAt(j - 1) === CR
-              ? j - 1
-              : j;
-          value = text.slice(i, end);
-          if (end < j) j = end;
+          j = this.#plainField(text, i, final, newlines);
+          if (j < 0) return start;
         }
-        fields.push(value);
         if (j >= len) {
           start = len;
           break;
@@ -225,6 +208,30 @@ export class CsvRecordParser {
       this.#onRecord(fields, line, malformed);
     }
     return start;
+  }
+
+  /**
+   * An unquoted field from `i`, added to the record's fields (the CR of a CRLF ending is not
+   * data); returns where it ends, or -1 when the text so far does not hold all of it.
+   */
+  #plainField(text: string, i: number, final: boolean, newlines: number): number {
+    const len = text.length;
+    const delim = this.#delim;
+    let j = i;
+    while (j < len) {
+      const c = text.charCodeAt(j);
+      if (c === delim || c === LF) break;
+      if (c === CR && this.#strictCr && text.charCodeAt(j + 1) !== LF) {
+        if (j + 1 >= len && !final) return -1;
+        this.#loneCr(j, newlines);
+      }
+      j++;
+    }
+    if (j >= len && !final) return -1;
+    const end =
+      j < len && text.charCodeAt(j) === LF && j > i && text.charCodeAt(j - 1) === CR ? j - 1 : j;
+    this.#fields.push(text.slice(i, end));
+    return end;
   }
 
   /** Throws for the lone CR at `at` of the text being parsed (`newlines` into its record). */
