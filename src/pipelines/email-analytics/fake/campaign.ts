@@ -50,7 +50,7 @@ class CampaignWriter {
   events = 0;
   readonly #hours: number;
   readonly #lateFraction: number;
-  readonly #late: [number, number];
+  readonly #late: readonly [number, number];
   readonly #resolution: number;
   readonly #withIds: boolean;
 
