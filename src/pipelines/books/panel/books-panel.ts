@@ -6,34 +6,30 @@ import {
   type PanelModule,
   type PanelRun,
   type PanelServices,
-  type Runtime,
+  type PipelineServices,
   summaryNumber,
   typed,
 } from "../../../engine/index.ts";
 import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
 import { pacificDay } from "../quota/pacific-day.ts";
 import { requireJobOfType, resetCursors } from "../repos/reset-job-state.ts";
-import { type BooksSettings, resolveBooksSettings } from "../settings.ts";
+import type { BooksSettings } from "../settings.ts";
 import type { BooksTables } from "../tables.ts";
 
-function settingsOf(runtime: Runtime): BooksSettings {
-  return (
-    (runtime.config.settings.books as BooksSettings | undefined) ??
-    resolveBooksSettings(runtime.config, runtime.environ)
-  );
-}
+/** What the panel's blocks read: the pipeline's services, its settings validated once. */
+type BooksServices = PipelineServices<BooksSettings>;
 
 /** Requests counted today (Google's Pacific day), over every API key. */
-async function quotaBlock(runtime: Runtime): Promise<PanelBlock> {
-  const db = typed<BooksTables>(runtime.db);
-  const day = pacificDay(runtime.clock.now());
+async function quotaBlock(services: BooksServices): Promise<PanelBlock> {
+  const db = typed<BooksTables>(services.db);
+  const day = pacificDay(services.clock.now());
   const row = await db
     .selectFrom("books.quota_usage")
     .select(sql<number | string | null>`sum(requests)`.as("used"))
     .where("day", "=", day)
     .executeTakeFirst();
   const used = Number(row?.used ?? 0);
-  const limit = settingsOf(runtime).dailyRequestLimit;
+  const limit = services.settings.dailyRequestLimit;
   const tone = used >= limit ? "bad" : used >= limit * 0.8 ? "warn" : "ok";
   const books = await db
     .selectFrom("books.volume")
@@ -48,10 +44,10 @@ async function quotaBlock(runtime: Runtime): Promise<PanelBlock> {
   };
 }
 
-async function cursorsBlock(runtime: Runtime): Promise<PanelBlock> {
+async function cursorsBlock(services: BooksServices): Promise<PanelBlock> {
   const cursors = await new CollectCursorRepo(
-    typed<BooksTables>(runtime.db),
-    runtime.clock,
+    typed<BooksTables>(services.db),
+    services.clock,
   ).listCollectCursors();
   return {
     kind: "table",
@@ -73,8 +69,8 @@ async function cursorsBlock(runtime: Runtime): Promise<PanelBlock> {
 }
 
 /** The latest digest mailed per job: when, which run, how many books. */
-async function digestBlock(runtime: Runtime): Promise<PanelBlock> {
-  const rows = await typed<BooksTables>(runtime.db)
+async function digestBlock(services: BooksServices): Promise<PanelBlock> {
+  const rows = await typed<BooksTables>(services.db)
     .selectFrom("books.mail_history")
     .select(["job_name", "run_id", (eb) => eb.fn.max("sent_at").as("sent_at")])
     .select((eb) => eb.fn.countAll<number | string>().as("books"))
@@ -126,11 +122,13 @@ function cursorCharts(runs: readonly PanelRun[]): PanelBlock[] {
 
 /** The books panel: quota, cursors (with reset), their trend, and the last digest of each job. */
 export const booksPanel: PanelModule = {
-  async view({ runtime, recentRuns }: PanelServices) {
+  async view({ services, recentRuns }: PanelServices) {
+    // The books settings, validated with the books schema when the configuration was loaded.
+    const books = services as BooksServices;
     const [quota, cursors, digest, runs] = await Promise.all([
-      quotaBlock(runtime),
-      cursorsBlock(runtime),
-      digestBlock(runtime),
+      quotaBlock(books),
+      cursorsBlock(books),
+      digestBlock(books),
       recentRuns({ limit: CHART_RUNS }),
     ]);
     return { blocks: [quota, cursors, ...cursorCharts(runs), digest] };
