@@ -17,9 +17,8 @@ function fitLine(line: string, width: number): string[] {
     const label = line.slice(0, command.index).trimEnd();
     return label ? [label, `  ${command[1]}`] : [command[1]];
   }
-  // A line ending in a long path (the user's own folder) stays whole: a path is copied as is.
-  const lastWord = /\S*$/.exec(line)?.[0] ?? "";
-  if (lastWord.includes("/") && lastWord.length > width / 3) return [line];
+  // A line ending in an absolute path (the user's own folder) stays whole: it is copied as is.
+  if (/\s\/\S+$/.test(line)) return [line];
   const more = `${/^\s*/.exec(line)?.[0] ?? ""}  `;
   const out: string[] = [];
   let rest = line;
