@@ -38,8 +38,8 @@ describe("the command name in hints", () => {
     );
     const json = JSON.stringify({ message: "collect again with: tidemark job cursor reset j" });
     expect(inUserForm(json, n)).toBe(json);
-    expect(inUserForm("Demo data directory: /tmp/tidemark-demo", n)).toBe(
-      "Demo data directory: /tmp/tidemark-demo",
+    expect(inUserForm("Demo data directory: /home/me/tidemark-demo", n)).toBe(
+      "Demo data directory: /home/me/tidemark-demo",
     );
   });
 });
