@@ -5,9 +5,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fnv1aUtf8 } from "../byte-csv/utf8-bytes.ts";
 import { keyBucketName } from "../layout/tree.ts";
 import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
+import { fnv1aUtf8 } from "./utf8-bytes.ts";
 
 /** The previous state's index, read one bucket at a time. */
 export interface PreviousIndex {

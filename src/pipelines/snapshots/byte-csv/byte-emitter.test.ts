@@ -2,13 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { fnv1a } from "../artifacts/key-index.ts";
 import { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
+import { fnv1aUtf8 } from "../artifacts/utf8-bytes.ts";
 import { supplierConfigSchema } from "../config/supplier-config.ts";
 import { RowEmitter } from "../emit/row-emitter.ts";
 import { compileSchema, mapHeader } from "../emit/schema.ts";
 import { CsvRecordParser } from "../extract/csv-records.ts";
 import { csvField } from "../fake/supplier-files.ts";
 import { CsvBatchProcessor } from "./csv-batch.ts";
-import { fnv1aUtf8 } from "./utf8-bytes.ts";
 
 const cfg = supplierConfigSchema.parse({
   min_fact_count: 1,

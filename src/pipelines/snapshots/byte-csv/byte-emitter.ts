@@ -8,10 +8,6 @@
 import { hash } from "node:crypto";
 import { fnv1a, KEY_ROW_ID_CHARS } from "../artifacts/key-index.ts";
 import type { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
-import type { RowEmitter } from "../emit/row-emitter.ts";
-import type { CompiledSchema, HeaderMap } from "../emit/schema.ts";
-import { isProblem, parseString } from "../emit/value-parsers.ts";
-import { type ByteRecord, ESCAPED } from "./csv-bytes.ts";
 import {
   codePointAt,
   decimalDigits,
@@ -24,7 +20,11 @@ import {
   writeInt,
   writeJsonString,
   writeNull,
-} from "./utf8-bytes.ts";
+} from "../artifacts/utf8-bytes.ts";
+import type { RowEmitter } from "../emit/row-emitter.ts";
+import type { CompiledSchema, HeaderMap } from "../emit/schema.ts";
+import { isProblem, parseString } from "../emit/value-parsers.ts";
+import { type ByteRecord, ESCAPED } from "./csv-bytes.ts";
 
 const ROW_ID = Buffer.from('"row_id":"');
 const ROW_NUMBER = Buffer.from('","row_number":');

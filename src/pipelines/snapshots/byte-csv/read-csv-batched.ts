@@ -2,6 +2,7 @@ import iconv from "iconv-lite";
 import type { KeyIndexWriter } from "../artifacts/key-index.ts";
 import type { LineSink } from "../artifacts/line-sink.ts";
 import { GateFailure, type HeaderMap } from "../emit/schema.ts";
+import { CrLineEnds } from "../extract/cr-line-ends.ts";
 import {
   CsvRecordParser,
   CsvSyntaxError,
@@ -17,7 +18,6 @@ import {
   mapCsvHeader,
 } from "../extract/read-csv.ts";
 import type { ByteSource } from "../input/byte-source.ts";
-import { CrLineEnds } from "../input/cr-line-ends.ts";
 import {
   countLf,
   EncodingError,

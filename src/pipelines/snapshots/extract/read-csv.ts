@@ -1,9 +1,9 @@
 import type { RowEmitter } from "../emit/row-emitter.ts";
 import { type CompiledSchema, GateFailure, mapHeader } from "../emit/schema.ts";
 import type { ByteSource } from "../input/byte-source.ts";
-import { CrLineEnds } from "../input/cr-line-ends.ts";
 import { createChunkDecoder, EncodingError, encodingFromBom } from "../input/text-decoder.ts";
 import { TextOffsets } from "../input/text-offsets.ts";
+import { CrLineEnds } from "./cr-line-ends.ts";
 import { CsvRecordParser, CsvSyntaxError, LoneCrError, MixedLineEndError } from "./csv-records.ts";
 
 /** How to read a delimited text file. */

@@ -9,7 +9,7 @@
  * Quotes follow the CSV readers: a quote opens a quoted field only at a field's start (or right
  * after a closing quote: a doubled-quote escape); elsewhere it is data.
  */
-import { MixedLineEndError } from "../extract/csv-records.ts";
+import { MixedLineEndError } from "./csv-records.ts";
 
 const LF = 10;
 const CR = 13;
