@@ -133,7 +133,7 @@ describeEachDialect("rakuten.embedding", (h) => {
     await t.run("rakuten.embedding-source");
     await t.run("rakuten.embedding");
     const before = await t.embeddings();
-    t.rt.config.pipelines.rakuten = { use_env: false, embeddings: { dimensions: 16 } };
+    t.reconfigure({ use_env: false, embeddings: { dimensions: 16 } });
     const dry = await t.run("rakuten.embedding", {}, { dryRun: true });
     expect(dry.summary).toMatchObject({ model_changed: 3, would_embed: 3, embedded: 0 });
     expect(await t.embeddings()).toEqual(before);
@@ -141,10 +141,7 @@ describeEachDialect("rakuten.embedding", (h) => {
     expect(dims.summary).toMatchObject({ model_changed: 3, embedded: 3 });
     expect((await t.embeddings()).map((r) => r.dimensions)).toEqual([16, 16, 16]);
 
-    t.rt.config.pipelines.rakuten = {
-      use_env: false,
-      embeddings: { dimensions: 16, model: "local-char-ngram-v2" },
-    };
+    t.reconfigure({ use_env: false, embeddings: { dimensions: 16, model: "local-char-ngram-v2" } });
     const model = await t.run("rakuten.embedding", {}, { limit: 2 });
     expect(model.summary).toMatchObject({ total_targets: 2, model_changed: 2, embedded: 2 });
     expect((await t.embeddings()).map((r) => r.model)).toEqual([
@@ -230,10 +227,7 @@ describeEachDialect("rakuten.embedding", (h) => {
       base_url: fake.url,
       batch_size: 2,
     });
-    t.rt.config.pipelines.rakuten = {
-      ...(t.rt.config.pipelines.rakuten as object),
-      retry_max_attempts: 1,
-    };
+    t.reconfigure({ ...(t.rt.config.pipelines.rakuten as object), retry_max_attempts: 1 });
     await t.run("rakuten.embedding-source");
     fake.server.faults.set({ statusSequence: [500] });
     const r = await t.run("rakuten.embedding", { max_failure_rate: 0.5 });

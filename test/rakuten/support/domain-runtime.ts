@@ -18,7 +18,13 @@ export async function openRakutenRuntime(
     pipelines?: Record<string, Record<string, unknown>>;
     environ?: NodeJS.ProcessEnv;
   } = {},
-): Promise<{ rt: Runtime; db: Kysely<RakutenTables>; clock: ManualClock; run: RunFn }> {
+): Promise<{
+  rt: Runtime;
+  db: Kysely<RakutenTables>;
+  clock: ManualClock;
+  run: RunFn;
+  reconfigure(rakuten: Record<string, unknown>): void;
+}> {
   const clock = opts.clock ?? new ManualClock("2026-05-20T03:00:00.000Z");
   const base = await openTestRuntime(h, { clock, registry: new Registry([rakutenPipeline]) });
   const rt: Runtime = {
@@ -36,7 +42,15 @@ export async function openRakutenRuntime(
       params,
       ...req,
     });
-  return { rt, db: typed<RakutenTables>(rt.db), clock, run };
+  /**
+   * `pipelines.rakuten` changed, as a user editing tidemark.yaml gets it on the next command: a
+   * new configuration, whose settings the registry validates afresh.
+   */
+  const reconfigure = (rakuten: Record<string, unknown>) => {
+    const config = { ...rt.config, pipelines: { ...rt.config.pipelines, rakuten } };
+    Object.assign(rt, { config });
+  };
+  return { rt, db: typed<RakutenTables>(rt.db), clock, run, reconfigure };
 }
 
 /** Runs a job type of the pipeline (job name derived from the type). */
