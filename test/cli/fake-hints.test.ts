@@ -7,6 +7,7 @@ import { loadConfig } from "../../src/infra/config/load-config.ts";
 import { pipelines } from "../../src/pipelines/index.ts";
 import type { RakutenSettings } from "../../src/pipelines/rakuten/settings.ts";
 import { runCli, TSX_IMPORT } from "../../src/testing/run-cli.ts";
+import { startPipelineFake } from "../../src/testing/start-pipeline-fake.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
 
 const BIN = new URL("../../bin/tidemark.js", import.meta.url).pathname;
@@ -28,27 +29,17 @@ describe("fake and demo --help", () => {
 describe("the rakuten fake's variables", () => {
   it("point the embeddings at the fake, and a new shell without them still loads the config", async () => {
     const cwd = testTempDir("tm-fake-hints-");
-    const fake = pipelines.find((p) => p.name === "rakuten")?.fake;
-    const running = await fake!.start({
-      port: 0,
-      host: "127.0.0.1",
-      dataDir: cwd,
-      print: () => {},
-    });
-    try {
-      // Nothing to write into tidemark.yaml: the next shell is never left broken.
-      expect(running.hints.filter((h) => h.includes("tidemark.yaml"))).toEqual([]);
-      const registry = new Registry(pipelines);
-      const load = (env: NodeJS.ProcessEnv) =>
-        loadConfig({ cwd, env, pipelineSettings: registry.settingsSpecs() }).settings
-          .rakuten as RakutenSettings;
-      const pointed = load(running.env);
-      expect(pointed.embeddings.provider).toBe("openai-compatible");
-      expect(pointed.embeddings.baseUrl).toBe(running.env.TIDEMARK_EMBEDDINGS_URL);
-      expect(load({}).embeddings.provider).toBe("local");
-    } finally {
-      await running.close();
-    }
+    const running = await startPipelineFake("rakuten", cwd);
+    // Nothing to write into tidemark.yaml: the next shell is never left broken.
+    expect(running.hints.filter((h) => h.includes("tidemark.yaml"))).toEqual([]);
+    const registry = new Registry(pipelines);
+    const load = (env: NodeJS.ProcessEnv) =>
+      loadConfig({ cwd, env, pipelineSettings: registry.settingsSpecs() }).settings
+        .rakuten as RakutenSettings;
+    const pointed = load(running.env);
+    expect(pointed.embeddings.provider).toBe("openai-compatible");
+    expect(pointed.embeddings.baseUrl).toBe(running.env.TIDEMARK_EMBEDDINGS_URL);
+    expect(load({}).embeddings.provider).toBe("local");
   });
 });
 
@@ -87,59 +78,39 @@ describe("a fake's own rate", () => {
       ["mercari", "TIDEMARK_MERCARI_REQUESTS_PER_SECOND", "mercari"],
       ["rakuten", "TIDEMARK_RAKUTEN_REQUESTS_PER_SECOND", "rakuten"],
     ] as const) {
-      const fake = pipelines.find((p) => p.name === name)?.fake;
-      const running = await fake!.start({
-        port: 0,
-        host: "127.0.0.1",
-        dataDir: cwd,
-        print: () => {},
-      });
-      try {
-        const rate = Number(running.env[variable]);
-        expect({ name, rate: rate > 1 }).toEqual({ name, rate: true });
-        const settings = loadConfig({
-          cwd,
-          env: running.env,
-          pipelineSettings: registry.settingsSpecs(),
-        }).settings[key] as { requestsPerSecond: number };
-        expect(settings.requestsPerSecond).toBe(rate);
-      } finally {
-        await running.close();
-      }
+      const running = await startPipelineFake(name, cwd);
+      const rate = Number(running.env[variable]);
+      expect({ name, rate: rate > 1 }).toEqual({ name, rate: true });
+      const settings = loadConfig({
+        cwd,
+        env: running.env,
+        pipelineSettings: registry.settingsSpecs(),
+      }).settings[key] as { requestsPerSecond: number };
+      expect(settings.requestsPerSecond).toBe(rate);
     }
   });
 
   it("lets a run against the rakuten fake go at that rate (20 items in seconds, not 20 s)", async () => {
     const cwd = testTempDir("tm-fake-hints-");
-    const fake = pipelines.find((p) => p.name === "rakuten")?.fake;
-    const running = await fake!.start({
-      port: 0,
-      host: "127.0.0.1",
-      dataDir: cwd,
-      print: () => {},
+    const running = await startPipelineFake("rakuten", cwd);
+    const env = {
+      ...running.env,
+      TIDEMARK_DATA_DIR: path.join(cwd, "d"),
+      RAKUTEN_APPLICATION_ID: "00000000-0000-4000-8000-00000000fake",
+      RAKUTEN_ACCESS_KEY: "fake-access-key",
+    };
+    const codes = await fetch(`${running.env.TIDEMARK_RAKUTEN_URL}/_fake/items?limit=20`);
+    const { itemCodes } = (await codes.json()) as { itemCodes: string[] };
+    expect(itemCodes).toHaveLength(20);
+    const params = JSON.stringify({ genre_ids: [], item_codes: itemCodes });
+    const add = await runCli(["job", "add", "ri", "--type", "rakuten.item", "--params", params], {
+      cwd,
+      env,
     });
-    try {
-      const env = {
-        ...running.env,
-        TIDEMARK_DATA_DIR: path.join(cwd, "d"),
-        RAKUTEN_APPLICATION_ID: "00000000-0000-4000-8000-00000000fake",
-        RAKUTEN_ACCESS_KEY: "fake-access-key",
-      };
-      const codes = await fetch(`${running.env.TIDEMARK_RAKUTEN_URL}/_fake/items?limit=20`);
-      const { itemCodes } = (await codes.json()) as { itemCodes: string[] };
-      expect(itemCodes).toHaveLength(20);
-      const params = JSON.stringify({ genre_ids: [], item_codes: itemCodes });
-      const add = await runCli(["job", "add", "ri", "--type", "rakuten.item", "--params", params], {
-        cwd,
-        env,
-      });
-      expect(add.code, add.stderr).toBe(0);
-      const started = Date.now();
-      const run = await runCli(["run", "ri"], { cwd, env });
-      expect(run.code, run.stderr).toBe(0);
-      expect(Date.now() - started).toBeLessThan(8_000);
-    } finally {
-      await running.close();
-    }
+    expect(add.code, add.stderr).toBe(0);
+    const started = Date.now();
+    const run = await runCli(["run", "ri"], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8_000);
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pipelines } from "../../src/pipelines/index.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
+import { startPipelineFake } from "../../src/testing/start-pipeline-fake.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -62,20 +63,10 @@ describe("first-hour details", () => {
     }
     const describe = await runCli(["job", "describe", "books.run"], { cwd });
     expect(describe.stdout).toContain("--params-file params.yaml");
-    const fake = pipelines.find((p) => p.name === "books")?.fake;
-    const running = await fake!.start({
-      port: 0,
-      host: "127.0.0.1",
-      dataDir: cwd,
-      print: () => {},
-    });
-    try {
-      const hints = running.hints.join("\n");
-      expect(hints).toContain("--params-file params.yaml");
-      expect(hints).not.toContain("job.yaml");
-    } finally {
-      await running.close();
-    }
+    const running = await startPipelineFake("books", cwd);
+    const hints = running.hints.join("\n");
+    expect(hints).toContain("--params-file params.yaml");
+    expect(hints).not.toContain("job.yaml");
   });
 
   it("-c takes the folder that holds tidemark.yaml", async () => {

@@ -2,7 +2,6 @@
 import path from "node:path";
 import { expect, it } from "vitest";
 import { SAMPLE_FILE } from "../../src/pipelines/email-analytics/fake/start-fake.ts";
-import { pipelines } from "../../src/pipelines/index.ts";
 import {
   FAKE_ACCESS_KEY,
   FAKE_APPLICATION_ID,
@@ -11,6 +10,7 @@ import {
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
+import { startPipelineFake } from "../../src/testing/start-pipeline-fake.ts";
 
 describeEachDialect("id listings", (h) => {
   it("rakuten items lists stored items newest first, with --limit and --json; their codes work", async () => {
@@ -62,29 +62,24 @@ describeEachDialect("id listings", (h) => {
   it("email-analytics emails lists imported emails newest first; stats takes their ids", async () => {
     const { cwd, env } = await cliEnv(h, "tm-ids-");
     const dataDir = env.TIDEMARK_DATA_DIR!;
-    const fake = pipelines.find((p) => p.name === "email-analytics")?.fake;
-    const running = await fake!.start({ port: 0, host: "127.0.0.1", dataDir, print: () => {} });
-    try {
-      const cli = (...argv: string[]) => runCli(argv, { cwd, env: { ...env, ...running.env } });
-      expect((await cli("email-analytics", "emails")).stdout).toMatch(/^No email stored yet/);
-      const imported = await cli("email-analytics", "import", path.join(dataDir, SAMPLE_FILE));
-      expect(imported.code, imported.stderr).toBe(0);
-      const json = await cli("email-analytics", "emails", "--json");
-      expect(json.code, json.stderr).toBe(0);
-      const emails = JSON.parse(json.stdout) as Array<{ id: string; submitted_at: string }>;
-      expect(emails.length).toBeGreaterThan(0);
-      const times = emails.map((e) => e.submitted_at);
-      expect(times).toEqual([...times].sort().reverse());
-      expect(
-        JSON.parse((await cli("email-analytics", "emails", "--json", "--limit", "1")).stdout),
-      ).toHaveLength(1);
-      const stats = await cli("email-analytics", "stats", emails[0]!.id);
-      expect(stats.code, stats.stderr).toBe(0);
-      const table = await cli("email-analytics", "emails");
-      expect(table.stdout).toContain(`tidemark email-analytics stats ${emails[0]!.id}`);
-    } finally {
-      await running.close();
-    }
+    const running = await startPipelineFake("email-analytics", dataDir);
+    const cli = (...argv: string[]) => runCli(argv, { cwd, env: { ...env, ...running.env } });
+    expect((await cli("email-analytics", "emails")).stdout).toMatch(/^No email stored yet/);
+    const imported = await cli("email-analytics", "import", path.join(dataDir, SAMPLE_FILE));
+    expect(imported.code, imported.stderr).toBe(0);
+    const json = await cli("email-analytics", "emails", "--json");
+    expect(json.code, json.stderr).toBe(0);
+    const emails = JSON.parse(json.stdout) as Array<{ id: string; submitted_at: string }>;
+    expect(emails.length).toBeGreaterThan(0);
+    const times = emails.map((e) => e.submitted_at);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(
+      JSON.parse((await cli("email-analytics", "emails", "--json", "--limit", "1")).stdout),
+    ).toHaveLength(1);
+    const stats = await cli("email-analytics", "stats", emails[0]!.id);
+    expect(stats.code, stats.stderr).toBe(0);
+    const table = await cli("email-analytics", "emails");
+    expect(table.stdout).toContain(`tidemark email-analytics stats ${emails[0]!.id}`);
   });
 
   it("mercari product add says the new id in a sentence", async () => {
