@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import type { CommandArgSpec } from "../engine/registry/command-spec.ts";
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
+import { pipelineServices } from "../engine/runs/pipeline-services.ts";
 import type { CliServices } from "../engine/runtime/built-in-contract.ts";
-import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
 
 /** The group at `path` below `root`, created (with `description`) when missing. */
 function groupAt(root: Command, path: readonly string[], descriptions: Map<string, string>) {

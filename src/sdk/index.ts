@@ -73,7 +73,17 @@ export {
   runOrderChart,
   summaryNumber,
 } from "../engine/registry/run-chart.ts";
+export type {
+  EndedRun,
+  RunJobReport,
+  RunJobRequest,
+  StoredJob,
+  StoredJobChanges,
+  StoredJobSpec,
+  StoredJobs,
+} from "../engine/registry/stored-jobs.ts";
 export type { EnvOverride, EnvOverrideKind } from "../infra/config/env-overrides.ts";
+export type { Config } from "../infra/config/load-config.ts";
 export type { PipelineSettingsSpec, SettingsBase } from "../infra/config/pipeline-settings.ts";
 export type { MigrationScope } from "../infra/db/migrator.ts";
 export type { Database } from "../infra/db/open-database.ts";

@@ -62,6 +62,7 @@ export {
 export { canonicalJson, compareCodePoints } from "../engine/hashing/canonical-json.ts";
 export { contentHash, sha256Hex } from "../engine/hashing/content-hash.ts";
 export type { JsonObject, JsonValue } from "../engine/hashing/json-value.ts";
+export { findLoneSurrogate } from "../engine/hashing/lone-surrogate.ts";
 // HTTP
 export { HttpClient } from "../engine/http/http-client.ts";
 export type {
@@ -100,17 +101,31 @@ export {
 } from "../engine/http/paginate.ts";
 export { parseJsonBody } from "../engine/http/parse-json-body.ts";
 export { RetryPolicy, type RetryPolicyOptions } from "../engine/http/retry-policy.ts";
+// Runs, leases, worker threads
+export { startHeartbeat } from "../engine/leases/lease-heartbeat.ts";
 // Output
 export { formatTable } from "../engine/output/format-table.ts";
+export { listLimit } from "../engine/output/list-limit.ts";
 // Queues
+export { type DrainOptions, type DrainReport, drainQueue } from "../engine/queue/drain-queue.ts";
 export { sendBatchTo, sendTo } from "../engine/queue/queue-handler-definition.ts";
 // Shared rate limits
 export {
   SharedRateLimiter,
   type SharedRateLimiterOptions,
 } from "../engine/rate-limit/shared-rate-limiter.ts";
-// Blobs
+export { interruptSignal } from "../engine/runs/interrupt-signal.ts";
+export { newRunId } from "../engine/runs/run-id.ts";
+export { startWorkerThread } from "../engine/threads/start-worker-thread.ts";
+// Blobs and durable files
 export { BlobNotFoundError, type BlobStore } from "../infra/blobs/blob-store.ts";
+export { fsyncDir, isStrictlyInside, mkdirDurable } from "../infra/blobs/fs-dirs.ts";
+/** True for the temp names the fs blob driver writes before renaming onto an object. */
+export { isTempName as isBlobTempName } from "../infra/blobs/fs-temp-name.ts";
+export { codeCommit } from "../infra/build/code-commit.ts";
+// Configuration files
+export { formatZodIssues } from "../infra/config/format-zod-issues.ts";
+export { readYamlFile } from "../infra/config/load-config.ts";
 // Database
 export { columnTypes, type DialectName, dialectOf, ensureSchema } from "../infra/db/dialect.ts";
 export { typed } from "../infra/db/open-database.ts";

@@ -1,7 +1,7 @@
 import { swaggerUI } from "@hono/swagger-ui";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
+import { pipelineServices } from "../engine/runs/pipeline-services.ts";
 import type { Logger } from "../infra/logging/logger.ts";
 import { bearerAuth } from "./auth.ts";
 import { emptyJsonBody } from "./empty-json-body.ts";

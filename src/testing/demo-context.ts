@@ -1,6 +1,5 @@
-import { runDemoJob } from "../engine/runs/demo-run.ts";
+import { pipelineServices, runDemoJob } from "../engine/runs/pipeline-services.ts";
 import type { DemoContext } from "../engine/runtime/built-in-contract.ts";
-import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 
 /** The context `tidemark demo` gives a pipeline's demo, on a test's runtime. */

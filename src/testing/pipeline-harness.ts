@@ -2,7 +2,7 @@ import type { Clock } from "../engine/context/clock.ts";
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
 import type { PipelineServices } from "../engine/registry/pipeline-services.ts";
 import { Registry } from "../engine/registry/registry.ts";
-import { pipelineServices } from "../engine/runtime/pipeline-services.ts";
+import { pipelineServices } from "../engine/runs/pipeline-services.ts";
 import type { DialectHarness } from "./dialects.ts";
 import { type CliResult, runCli } from "./run-cli.ts";
 import { openTestRuntime } from "./test-runtime.ts";

@@ -13,7 +13,7 @@ import { expect, it } from "vitest";
 import { z } from "zod";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
-import { pipelineServices } from "../../src/engine/runtime/pipeline-services.ts";
+import { pipelineServices } from "../../src/engine/runs/pipeline-services.ts";
 import { demoContext } from "../../src/testing/demo-context.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";
 

@@ -5,19 +5,11 @@ import { isoTimestamp } from "../context/clock.ts";
 import { NotFoundError, UsageError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import { type JobRecord, JobRepo } from "./job-repo.ts";
-import { type JobSpec, jobsFileSchema } from "./job-spec.ts";
-import { validateJobSpec } from "./job-validation.ts";
+import { type JobChanges, type JobSpec, jobsFileSchema } from "./job-spec.ts";
 
-/** Changes accepted by `job update`; undefined = keep. `schedule: null` removes the schedule. */
-export interface JobChanges {
-  type?: string;
-  params?: unknown;
-  schedule?: string | null;
-  timezone?: string;
-  enabled?: boolean;
-  /** Seconds of schedule jitter; 0 removes it. */
-  jitter?: number;
-}
+export type { JobChanges } from "./job-spec.ts";
+
+import { validateJobSpec } from "./job-validation.ts";
 
 /** Job management with validation: nothing invalid ever reaches `tm_jobs`. */
 export class JobService {

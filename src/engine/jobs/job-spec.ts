@@ -21,3 +21,14 @@ export const jobSpecSchema = z
 export const jobsFileSchema = z.object({ jobs: z.array(jobSpecSchema) }).strict();
 
 export type JobSpec = z.output<typeof jobSpecSchema>;
+
+/** Changes accepted by `job update`; undefined = keep. `schedule: null` removes the schedule. */
+export interface JobChanges {
+  type?: string;
+  params?: unknown;
+  schedule?: string | null;
+  timezone?: string;
+  enabled?: boolean;
+  /** Seconds of schedule jitter; 0 removes it. */
+  jitter?: number;
+}

@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import type { BlobStore } from "../../infra/blobs/blob-store.ts";
+import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { Clock } from "../context/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
-import type { SendOptions } from "../queue/queue.ts";
+import type { Queue, SendOptions } from "../queue/queue.ts";
+import type { EndedRun, RunJobReport, RunJobRequest, StoredJobs } from "./stored-jobs.ts";
 
 /** What `send` needs of a queue handler's definition (a `defineQueueHandler` result fits). */
 export interface QueueTarget<I> {
@@ -39,6 +41,30 @@ export interface PipelineServices<S = unknown> {
    * (a UsageError names every bad field). Fails when the process opened no queue.
    */
   send<I>(handler: QueueTarget<I>, payload: I, options?: SendOptions): Promise<string | null>;
+  /**
+   * The resolved configuration of the process (environment name, data directory, run and
+   * queue settings); a pipeline reads its own section through `settings`.
+   */
+  readonly config: Config;
+  /** The stored jobs (`tm_jobs`), validated like `tidemark job add`. */
+  readonly jobs: StoredJobs;
+  /**
+   * Runs one of the registered job types now, in this process, under its job's lease and
+   * recorded like every run; resolves with how it ended (a failed run resolves, it does not
+   * throw). AlreadyRunningError when another run holds the job's lease.
+   */
+  runJob(request: RunJobRequest): Promise<RunJobReport>;
+  /**
+   * Opens the configured queue (embedded or pg-boss) for work `send` does not cover: batches,
+   * stats, working a queue in this process (`drainQueue` in `tidemark/kit`). Close it when done.
+   * Opened from a job's context, its sends are recorded as that run's children.
+   */
+  openQueue(): Promise<Queue>;
+  /**
+   * Tells the failure webhook and the run metrics about something that ended like a run, e.g.
+   * a queue message dead-lettered after its last attempt. Never throws.
+   */
+  reportRunEnded(event: EndedRun): void;
 }
 
 /**

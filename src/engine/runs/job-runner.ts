@@ -146,6 +146,7 @@ async function callJob(
       logger,
       progress: request.progress ?? false,
       recorder,
+      execute: executeRun,
       onLeaseLost: (err) => {
         end.leaseLost = true;
         abort.abort(err);

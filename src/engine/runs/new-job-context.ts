@@ -5,8 +5,8 @@ import { utcDayStart } from "../context/clock.ts";
 import type { JobContext } from "../context/job-context.ts";
 import type { Lease } from "../leases/lease-store.ts";
 import type { JobType } from "../registry/pipeline-definition.ts";
-import { pipelineServices } from "../runtime/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { buildPipelineServices, type ExecuteRun } from "./build-pipeline-services.ts";
 import type { RunProgressRecorder } from "./run-progress.ts";
 
 /** What a run has fixed by the time its job type is called. */
@@ -27,14 +27,23 @@ export interface RunFacts {
   recorder?: RunProgressRecorder;
   /** Told when a commit found the lease lost, even if the job then catches the error. */
   onLeaseLost?: (err: LeaseLostError) => void;
+  /** Makes the runs the job asks for with `runJob` (the runner's executeRun). */
+  execute: ExecuteRun;
 }
 
 /** The context a job type's run() receives: the engine's services, its settings, its fence. */
 export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
   const pipeline = runtime.registry.pipelineOf(run.jobType.name);
   const services = pipeline
-    ? pipelineServices(runtime, pipeline.name, { logger: run.logger, runId: run.runId })
+    ? buildPipelineServices(runtime, pipeline.name, run.execute, {
+        logger: run.logger,
+        runId: run.runId,
+      })
     : undefined;
+  const ownServices = () => {
+    if (!services) throw new Error(`job type ${run.jobType.name} belongs to no pipeline`);
+    return services;
+  };
   return {
     pipeline: pipeline?.name ?? "",
     env: runtime.config.env,
@@ -53,10 +62,13 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
     leases: runtime.leases,
     config: runtime.config,
     settings: services?.settings,
-    send: async (handler, payload, options) => {
-      if (!services) throw new Error(`job type ${run.jobType.name} belongs to no pipeline`);
-      return services.send(handler, payload, options);
+    send: async (handler, payload, options) => ownServices().send(handler, payload, options),
+    get jobs() {
+      return ownServices().jobs;
     },
+    runJob: async (request) => ownServices().runJob(request),
+    openQueue: async () => ownServices().openQueue(),
+    reportRunEnded: (event) => runtime.events?.emitRunEnded(event),
     environ: runtime.environ,
     commit: async (effect) => {
       try {

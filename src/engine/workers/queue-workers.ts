@@ -6,8 +6,8 @@ import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.t
 import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { Registry } from "../registry/registry.ts";
 import { runRequestHandler } from "../run-requests/run-request-handler.ts";
+import { pipelineServices } from "../runs/pipeline-services.ts";
 import type { QueueHandlerContext } from "../runtime/built-in-contract.ts";
-import { pipelineServices } from "../runtime/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { EngineTables } from "../../../engine/engine-tables.ts";
 import type { Queue } from "../../../engine/queue/queue.ts";
 import type { PanelRun } from "../../../engine/registry/panel-spec.ts";
+import { pipelineServices } from "../../../engine/runs/pipeline-services.ts";
 import type { PanelServices } from "../../../engine/runtime/built-in-contract.ts";
-import { pipelineServices } from "../../../engine/runtime/pipeline-services.ts";
 import type { Runtime } from "../../../engine/runtime/runtime.ts";
 import { typed } from "../../../infra/db/open-database.ts";
 

@@ -1,9 +1,16 @@
 import type { Logger } from "../../infra/logging/logger.ts";
+import { JobService } from "../jobs/job-service.ts";
 import { openQueue } from "../queue/open-queue.ts";
 import type { Queue } from "../queue/queue.ts";
 import { sendTo } from "../queue/queue-handler-definition.ts";
 import type { PipelineServices } from "../registry/pipeline-services.ts";
-import type { Runtime } from "./runtime.ts";
+import type { StoredJobs } from "../registry/stored-jobs.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { RunReport, RunRequest } from "./job-runner.ts";
+import { runJobNow } from "./run-job-now.ts";
+
+/** Makes one run (the runner's executeRun, handed in so this file does not import it). */
+export type ExecuteRun = (runtime: Runtime, request: RunRequest) => Promise<RunReport>;
 
 /** Where the services are used from. */
 export interface PipelineServicesOptions {
@@ -11,7 +18,7 @@ export interface PipelineServicesOptions {
   readonly queue?: Queue | undefined;
   /** Default: the runtime's logger. */
   readonly logger?: Logger;
-  /** A running job's id: its sends are recorded as that run's children. */
+  /** A running job's id: its sends and the queues it opens record their messages as its children. */
   readonly runId?: string;
 }
 
@@ -19,12 +26,14 @@ export interface PipelineServicesOptions {
  * The services one pipeline gets of this process's runtime. Its settings are the ones the
  * registry validated once for this configuration (docs/architecture.md, "PipelineServices").
  */
-export function pipelineServices<S = unknown>(
+export function buildPipelineServices<S = unknown>(
   runtime: Runtime,
   pipeline: string,
+  execute: ExecuteRun,
   options: PipelineServicesOptions = {},
 ): PipelineServices<S> {
   const definition = runtime.registry.pipeline(pipeline);
+  const open = () => openQueue({ ...runtime, runId: options.runId });
   return {
     pipeline,
     db: runtime.db,
@@ -33,15 +42,31 @@ export function pipelineServices<S = unknown>(
     clock: runtime.clock,
     leases: runtime.leases,
     environ: runtime.environ,
+    config: runtime.config,
     settings: runtime.registry.settingsFor(runtime.config, definition, runtime.environ) as S,
+    jobs: storedJobs(runtime),
     send: async (handler, payload, sendOptions) => {
       if (options.queue) return sendTo(options.queue, handler, payload, sendOptions);
-      const queue = await openQueue({ ...runtime, runId: options.runId });
+      const queue = await open();
       try {
         return await sendTo(queue, handler, payload, sendOptions);
       } finally {
         await queue.close();
       }
     },
+    openQueue: open,
+    runJob: (request) => runJobNow(runtime, pipeline, request, execute),
+    reportRunEnded: (event) => runtime.events?.emitRunEnded(event),
+  };
+}
+
+/** `tm_jobs` through JobService, so a pipeline's jobs are validated like the CLI's. */
+function storedJobs(runtime: Runtime): StoredJobs {
+  const service = () => new JobService(runtime.db, runtime.registry, runtime.clock);
+  return {
+    list: () => service().repo.list(),
+    get: async (name) => (await service().repo.get(name)) ?? undefined,
+    add: (spec) => service().add(spec),
+    update: (name, changes) => service().update(name, changes),
   };
 }

@@ -1,0 +1,59 @@
+import type { JobRecord } from "../jobs/job-repo.ts";
+import type { JobChanges, JobSpec } from "../jobs/job-spec.ts";
+
+import type { RunEndedEvent } from "../notify/run-events.ts";
+
+/** A job stored in `tm_jobs` (what `tidemark job ls` lists). */
+export type StoredJob = JobRecord;
+/** A job to store: name, type, params, schedule, time zone, enabled, jitter. */
+export type StoredJobSpec = JobSpec;
+/** Changes to a stored job; undefined = keep, `schedule: null` removes the schedule. */
+export type StoredJobChanges = JobChanges;
+
+/**
+ * The stored jobs (`tm_jobs`), validated like `tidemark job add`/`update`: a pipeline that
+ * creates a job per thing it tracks (a supplier, a demo's schedule) stores it here.
+ */
+export interface StoredJobs {
+  list(): Promise<StoredJob[]>;
+  /** The job, or undefined when none has that name. */
+  get(name: string): Promise<StoredJob | undefined>;
+  /** Stores a new job (UsageError for a bad spec or a name in use). */
+  add(spec: StoredJobSpec): Promise<StoredJob>;
+  /** Changes a stored job (NotFoundError for an unknown name, UsageError for a bad change). */
+  update(name: string, changes: StoredJobChanges): Promise<StoredJob>;
+}
+
+/** One run to make now, in this process (`services.runJob`). */
+export interface RunJobRequest {
+  /** The job's name: its lease, its runs' ids (it need not be stored). */
+  readonly job: string;
+  /** The job type, e.g. `books.run`. */
+  readonly type: string;
+  /** Validated with the job type's schema; default `{}`. */
+  readonly params?: unknown;
+  readonly dryRun?: boolean;
+  /** A cap on the number of targets processed. */
+  readonly limit?: number;
+  /** Aborts the run (e.g. `interruptSignal()` on SIGINT). */
+  readonly signal?: AbortSignal;
+  /** Draws a progress bar on a terminal (off for `--json`). */
+  readonly progress?: boolean;
+  /** The caller prints the run's outcome: its failure is then logged at debug only. */
+  readonly callerReportsOutcome?: boolean;
+  /**
+   * This pipeline's `pipelines.<name>` section for this run only (e.g. a fake's URL), validated
+   * with its schema like the configured one; default: the configured settings.
+   */
+  readonly settings?: Record<string, unknown>;
+}
+
+/** How a run made with `runJob` ended (it is stored like every run: `tidemark runs show`). */
+export interface RunJobReport extends RunEndedEvent {
+  readonly summary: Record<string, unknown>;
+  /** 2 when the run failed on a usage or config error; absent otherwise. */
+  readonly exitCode?: 2;
+}
+
+/** A run that ended, as the failure webhook and the run metrics hear of it. */
+export type EndedRun = RunEndedEvent;
