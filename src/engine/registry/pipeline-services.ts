@@ -51,7 +51,8 @@ export interface PipelineServices<S = unknown> {
   /**
    * Runs one of the registered job types now, in this process, under its job's lease and
    * recorded like every run; resolves with how it ended (a failed run resolves, it does not
-   * throw). AlreadyRunningError when another run holds the job's lease.
+   * throw). Params that fail the job type's schema reject with a UsageError naming the field,
+   * before anything is recorded; AlreadyRunningError when another run holds the job's lease.
    */
   runJob(request: RunJobRequest): Promise<RunJobReport>;
   /**
