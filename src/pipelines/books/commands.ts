@@ -1,11 +1,16 @@
+import { type CliServices, type CommandSpec, UsageError } from "tidemark";
+
 /** Refuses to go on without `--yes`: these commands delete state the next run depends on. */
 function requireYes(options: Record<string, unknown>, what: string): void {
   if (!options.yes) throw new UsageError(`refusing to reset ${what} without --yes`);
 }
 
-async function requireBooksJob(services: CliServices, jobName: string) {
-  const { requireJobOfType } = await import("./repos/reset-job-state.ts");
-  return requireJobOfType(await services.runtime(), jobName);
+/** The pipeline's services, once `jobName` is known to books (NotFoundError otherwise). */
+async function requireBooksJob(cli: CliServices, jobName: string) {
+  const { requireBooksJob: check } = await import("./repos/reset-job-state.ts");
+  const services = await cli.services();
+  await check(services, jobName);
+  return services;
 }
 
 /**
@@ -18,13 +23,13 @@ export const booksCommands: readonly CommandSpec[] = [
     description: "delete every collect cursor of the job: the next run starts at startIndex 0",
     args: [{ name: "job-name" }],
     options: [{ flags: "--yes", description: "confirm the reset (required)" }],
-    async action({ args, options }, services) {
+    async action({ args, options }, cli) {
       const jobName = String(args["job-name"]);
       requireYes(options, `the cursors of job ${jobName}`);
-      const runtime = await requireBooksJob(services, jobName);
+      const services = await requireBooksJob(cli, jobName);
       const { resetCursors } = await import("./repos/reset-job-state.ts");
-      const count = await resetCursors(runtime, jobName);
-      services.print(`Reset ${count} cursor(s) for job: ${jobName}`);
+      const count = await resetCursors(services, jobName);
+      cli.print(`Reset ${count} cursor(s) for job: ${jobName}`);
     },
   },
   {
@@ -32,15 +37,13 @@ export const booksCommands: readonly CommandSpec[] = [
     description: "forget what was mailed to the job: its next digests may repeat books",
     args: [{ name: "job-name" }],
     options: [{ flags: "--yes", description: "confirm the reset (required)" }],
-    async action({ args, options }, services) {
+    async action({ args, options }, cli) {
       const jobName = String(args["job-name"]);
       requireYes(options, `the mail history of job ${jobName}`);
-      const runtime = await requireBooksJob(services, jobName);
+      const services = await requireBooksJob(cli, jobName);
       const { resetMailHistory } = await import("./repos/reset-job-state.ts");
-      const count = await resetMailHistory(runtime, jobName);
-      services.print(`Reset ${count} mail history record(s) for job: ${jobName}`);
+      const count = await resetMailHistory(services, jobName);
+      cli.print(`Reset ${count} mail history record(s) for job: ${jobName}`);
     },
   },
 ];
-
-import { type CliServices, type CommandSpec, UsageError } from "../../engine/define.ts";

@@ -1,16 +1,8 @@
-import {
-  type DemoContext,
-  executeRun,
-  JobService,
-  type RunReport,
-  type Runtime,
-  startFakeServer,
-  typed,
-} from "../../engine/index.ts";
+import type { DemoContext, DemoRunResult, PipelineServices } from "tidemark";
+import { startFakeServer, typed } from "tidemark/kit";
 import { CollectCursorRepo } from "./cursor/cursor-repo.ts";
 import { GoogleBooksFake } from "./fake/google-books-fake.ts";
 import { type CapturedMail, startSmtpCapture } from "./fake/smtp-capture.ts";
-import { resolveBooksSettings } from "./settings.ts";
 import type { BooksTables } from "./tables.ts";
 
 const JOB = "consultant-books";
@@ -27,10 +19,13 @@ function pad(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
 }
 
-async function printCursors(runtime: Runtime, print: (line: string) => void): Promise<void> {
+async function printCursors(
+  services: Pick<PipelineServices, "db" | "clock">,
+  print: (line: string) => void,
+): Promise<void> {
   const rows = await new CollectCursorRepo(
-    typed<BooksTables>(runtime.db),
-    runtime.clock,
+    typed<BooksTables>(services.db),
+    services.clock,
   ).listCollectCursors();
   // The hash's start only, and whole seconds: the table fits 80 columns.
   const table = [
@@ -49,7 +44,7 @@ async function printCursors(runtime: Runtime, print: (line: string) => void): Pr
   for (const r of table) print(`  ${pad(r, widths)}`);
 }
 
-function printRun(n: number, r: RunReport, print: (line: string) => void): void {
+function printRun(n: number, r: DemoRunResult, print: (line: string) => void): void {
   const s = r.summary;
   print(`Run ${n}: ${r.status}`);
   print(
@@ -86,7 +81,8 @@ export async function runBooksDemo(ctx: DemoContext): Promise<void> {
   const api = await startFakeServer(fake.handle);
   const smtp = await startSmtpCapture();
   try {
-    const base = ctx.runtime;
+    const { services } = ctx;
+    // The demo's runs talk to its fakes only, whatever the shell exports.
     const books = {
       base_url: api.url,
       requests_per_second: 1000,
@@ -94,20 +90,10 @@ export async function runBooksDemo(ctx: DemoContext): Promise<void> {
       smtp: { host: smtp.host, port: smtp.port },
       use_env: false,
     };
-    // The demo's runs talk to its fakes only, whatever the shell exports.
-    const settings = resolveBooksSettings({ file: undefined, pipelines: { books } }, {});
-    const runtime: Runtime = {
-      ...base,
-      config: {
-        ...base.config,
-        pipelines: { ...base.config.pipelines, books },
-        settings: { ...base.config.settings, books: settings },
-      },
-    };
     print(
       `Fake Google Books API: ${api.url}/books/v1/volumes   SMTP capture: ${smtp.host}:${smtp.port}`,
     );
-    await new JobService(runtime.db, runtime.registry, runtime.clock).add({
+    await services.jobs.add({
       name: JOB,
       type: "books.run",
       params: PARAMS,
@@ -122,13 +108,14 @@ export async function runBooksDemo(ctx: DemoContext): Promise<void> {
       "Both queries share one cursor: each run asks each query for 40 items at the same startIndex.",
     );
     for (const n of [1, 2]) {
-      const report = await executeRun(runtime, {
-        jobName: JOB,
-        jobType: "books.run",
+      const report = await ctx.runJob({
+        job: JOB,
+        type: "books.run",
         params: PARAMS,
+        settings: books,
       });
       printRun(n, report, print);
-      await printCursors(runtime, print);
+      await printCursors(services, print);
       const mail = smtp.messages[n - 1];
       if (mail) printMail(mail, print);
     }

@@ -3,7 +3,7 @@
  * quota, upserted, selected and mailed as a digest. This module is the definition only (cheap
  * to import); jobs, commands, the fake and the demo load their implementation on first use.
  */
-import { defineJobType, definePipeline } from "../../engine/define.ts";
+import { defineJobType, definePipeline } from "tidemark";
 import { booksCommands } from "./commands.ts";
 import { booksRunExample, booksRunParams } from "./params.ts";
 import { booksSettings } from "./settings.ts";

@@ -1,10 +1,5 @@
+import { defineSettings, type EnvOverride } from "tidemark";
 import { z } from "zod";
-import {
-  type Config,
-  defineSettings,
-  type EnvOverride,
-  resolvePipelineSettings,
-} from "../../engine/define.ts";
 
 /** The real API; any other base URL (the fake, a proxy) is "not Google" for the key rule. */
 export const GOOGLE_BOOKS_DEFAULT_URL = "https://www.googleapis.com";
@@ -108,17 +103,3 @@ export const booksSettings = defineSettings({
   env: BOOKS_ENV,
   resolve,
 });
-
-/**
- * Reads `pipelines.books` from the configuration with the environment's overrides, as the
- * config loader does. Errors name `pipelines.books.<key>` or the variable.
- */
-export function resolveBooksSettings(
-  config: Pick<Config, "file" | "pipelines"> & { dataDir?: string },
-  env: NodeJS.ProcessEnv,
-): BooksSettings {
-  return resolvePipelineSettings("books", booksSettings, config.pipelines.books, env, {
-    file: config.file,
-    dataDir: config.dataDir ?? ".",
-  });
-}

@@ -4,8 +4,8 @@ import { CollectLog } from "../../../src/pipelines/books/collect/collect-log.ts"
 import type { QuotaBudget } from "../../../src/pipelines/books/collect/collector.ts";
 import { collect } from "../../../src/pipelines/books/collect/collector.ts";
 import { computeQuerySetHash } from "../../../src/pipelines/books/cursor/query-set-hash.ts";
-import { resolveBooksSettings } from "../../../src/pipelines/books/settings.ts";
 import { captureLogger, type LogLine } from "./books-harness.ts";
+import { booksSettingsFrom } from "./books-settings.ts";
 
 /** An in-memory budget: `allow` reservations, then no more. */
 export class StubQuota implements QuotaBudget {
@@ -38,17 +38,12 @@ export async function collectFromFake(
   },
 ) {
   const { logger, lines } = captureLogger();
-  const settings = resolveBooksSettings(
+  const settings = booksSettingsFrom(
     {
-      file: undefined,
-      pipelines: {
-        books: {
-          base_url: server.url,
-          requests_per_second: 1000,
-          retry_max_attempts: input.retryMaxAttempts ?? 1,
-          use_env: false,
-        },
-      },
+      base_url: server.url,
+      requests_per_second: 1000,
+      retry_max_attempts: input.retryMaxAttempts ?? 1,
+      use_env: false,
     },
     {},
   );

@@ -1,4 +1,5 @@
-import { HttpClient, type Logger } from "../../../engine/index.ts";
+import type { Logger } from "tidemark";
+import { HttpClient } from "tidemark/kit";
 import type { BooksRunParams } from "../params.ts";
 import type { BooksSettings } from "../settings.ts";
 import { isGoogleQuotaError } from "./google-quota-error.ts";

@@ -18,4 +18,4 @@ export function isGoogleQuotaError(response: ResponseHead, bodyText: string): bo
   return !SHORT_WINDOW.test(bodyText);
 }
 
-import type { ResponseHead } from "../../../engine/index.ts";
+import type { ResponseHead } from "tidemark/kit";

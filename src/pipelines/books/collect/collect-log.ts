@@ -1,4 +1,4 @@
-import { describeError, type Logger } from "../../../engine/index.ts";
+import { describeError, type Logger } from "tidemark";
 import { shortHash } from "../cursor/query-set-hash.ts";
 
 /** The log lines docs/ops/collect.md shows, word for word; structured fields ride along for log search. */

@@ -1,4 +1,4 @@
-import { QuotaExceededError } from "../../../engine/index.ts";
+import { QuotaExceededError } from "tidemark/kit";
 import type { FetchPage } from "../client/google-books-client.ts";
 import { isEmptyAnswer, type Volume } from "../client/volumes-schema.ts";
 import { checkExhaustion } from "../cursor/exhaustion.ts";

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { type Clock, isoTimestamp } from "../../../engine/index.ts";
+import type { Clock } from "tidemark";
+import { isoTimestamp } from "tidemark/kit";
 import type { BooksTables, CollectCursorRow } from "../tables.ts";
 
 /** A cursor as the code sees it: `is_exhausted` is a boolean here. */

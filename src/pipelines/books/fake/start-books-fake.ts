@@ -1,4 +1,5 @@
-import { type FakeOptions, type RunningFake, startFakeServer } from "../../../engine/index.ts";
+import type { FakeOptions, RunningFake } from "tidemark";
+import { startFakeServer } from "tidemark/kit";
 import { GoogleBooksFake } from "./google-books-fake.ts";
 import { startSmtpCapture } from "./smtp-capture.ts";
 

@@ -2,13 +2,12 @@ import type { Transaction } from "kysely";
 import {
   ConfigError,
   describeError,
-  isoTimestamp,
   type JobContext,
   type JobResult,
   type Logger,
   rememberSecret,
-  typed,
-} from "../../../engine/index.ts";
+} from "tidemark";
+import { isoTimestamp, typed } from "tidemark/kit";
 import { googleBooksFetcher } from "../client/google-books-client.ts";
 import { CollectLog } from "../collect/collect-log.ts";
 import { type CollectorResult, collect } from "../collect/collector.ts";

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { columnTypes, dialectOf, ensureSchema } from "../../../engine/index.ts";
+import { columnTypes, dialectOf, ensureSchema } from "tidemark/kit";
 
 /** The cursor table plus the books, job links, mail history and quota tables. */
 export async function up(db: Kysely<object>): Promise<void> {

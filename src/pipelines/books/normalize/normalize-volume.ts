@@ -1,4 +1,4 @@
-import { contentHash } from "../../../engine/index.ts";
+import { contentHash } from "tidemark/kit";
 import type { Volume } from "../client/volumes-schema.ts";
 
 /** The fields of a volume the pipeline stores, before bookkeeping columns. */

@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import { z } from "zod";
 import {
   groupedRunChart,
   type PanelBlock,
@@ -8,11 +7,12 @@ import {
   type PanelServices,
   type PipelineServices,
   summaryNumber,
-  typed,
-} from "../../../engine/index.ts";
+} from "tidemark";
+import { typed } from "tidemark/kit";
+import { z } from "zod";
 import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
 import { pacificDay } from "../quota/pacific-day.ts";
-import { requireJobOfType, resetCursors } from "../repos/reset-job-state.ts";
+import { requireBooksJob, resetCursors } from "../repos/reset-job-state.ts";
 import type { BooksSettings } from "../settings.ts";
 import type { BooksTables } from "../tables.ts";
 
@@ -138,10 +138,11 @@ export const booksPanel: PanelModule = {
       input: z.object({ job: z.string().min(1).max(200) }),
       confirm: (input) =>
         `Reset every collect cursor of job ${String(input.job)}? Its next run starts again at start index 0.`,
-      async run(input, { runtime }) {
+      async run(input, { services }) {
         const job = String(input.job);
         // An unknown job is a NotFoundError, as for `tidemark job cursor reset`.
-        const count = await resetCursors(await requireJobOfType(runtime, job), job);
+        await requireBooksJob(services, job);
+        const count = await resetCursors(services, job);
         return `Reset ${count} cursor(s) for job: ${job}`;
       },
     },

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { type Clock, isoTimestamp } from "../../../engine/index.ts";
+import type { Clock } from "tidemark";
+import { isoTimestamp } from "tidemark/kit";
 import type { BooksTables } from "../tables.ts";
 import { pacificDay } from "./pacific-day.ts";
 

@@ -1,23 +1,29 @@
-import { JobService, NotFoundError, type Runtime, typed } from "../../../engine/index.ts";
+import { NotFoundError, type PipelineServices } from "tidemark";
+import { typed } from "tidemark/kit";
 import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
 import type { BooksTables } from "../tables.ts";
 import { MailHistoryRepo } from "./mail-history-repo.ts";
 
+/** The stores the resets touch: the database and the clock (cursor timestamps). */
+type BooksStores = Pick<PipelineServices, "db" | "clock">;
+
 /**
- * The runtime, once `jobName` is known to books: a `books.run` job, or a name that still has
+ * Resolves once `jobName` is known to books: a `books.run` job, or a name that still has
  * cursors or mail history (a removed job's state can be reset). Otherwise NotFoundError (exit 2).
  */
-export async function requireJobOfType(runtime: Runtime, jobName: string): Promise<Runtime> {
-  const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
-  const all = await jobs.repo.list();
+export async function requireBooksJob(
+  services: Pick<PipelineServices, "db" | "clock" | "jobs">,
+  jobName: string,
+): Promise<void> {
+  const all = await services.jobs.list();
   const books = all.filter((j) => j.type === "books.run").map((j) => j.name);
-  if (books.includes(jobName)) return runtime;
-  const db = typed<BooksTables>(runtime.db);
+  if (books.includes(jobName)) return;
+  const db = typed<BooksTables>(services.db);
   const [cursors, mailed] = await Promise.all([
-    new CollectCursorRepo(db, runtime.clock).listCollectCursors(jobName),
+    new CollectCursorRepo(db, services.clock).listCollectCursors(jobName),
     new MailHistoryRepo(db).countForJob(jobName),
   ]);
-  if (cursors.length > 0 || mailed > 0) return runtime;
+  if (cursors.length > 0 || mailed > 0) return;
   const other = all.find((j) => j.name === jobName);
   throw new NotFoundError(
     other
@@ -27,14 +33,14 @@ export async function requireJobOfType(runtime: Runtime, jobName: string): Promi
 }
 
 /** Deletes every cursor of the job (all query sets); returns the count. */
-export function resetCursors(runtime: Runtime, jobName: string): Promise<number> {
+export function resetCursors(services: BooksStores, jobName: string): Promise<number> {
   return new CollectCursorRepo(
-    typed<BooksTables>(runtime.db),
-    runtime.clock,
+    typed<BooksTables>(services.db),
+    services.clock,
   ).resetCollectCursorsByJob(jobName);
 }
 
 /** Deletes the job's mail history; returns the count. */
-export function resetMailHistory(runtime: Runtime, jobName: string): Promise<number> {
-  return new MailHistoryRepo(typed<BooksTables>(runtime.db)).resetByJob(jobName);
+export function resetMailHistory(services: BooksStores, jobName: string): Promise<number> {
+  return new MailHistoryRepo(typed<BooksTables>(services.db)).resetByJob(jobName);
 }

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { resolveBooksSettings } from "./settings.ts";
+import { booksSettingsFrom } from "./support/books-settings.ts";
 
-const cfg = (
-  books?: Record<string, unknown>,
-): { file: string; pipelines: Record<string, Record<string, unknown>> } => ({
-  file: "/etc/tidemark.yaml",
-  pipelines: books === undefined ? {} : { books },
-});
+const cfg = (books?: Record<string, unknown>) => books;
+/** Validated as tidemark.yaml at /etc/tidemark.yaml would be, with `env` as the environment. */
+const resolveBooksSettings = (books: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv) =>
+  booksSettingsFrom(books, env, "/etc/tidemark.yaml");
 
 describe("books settings", () => {
   it("defaults to the real Google endpoint, 1,000 requests a day and no SMTP", () => {
