@@ -162,3 +162,14 @@ describe("the pipeline contract", () => {
     expect(contractCycles(path.join(dir, "a.ts"), dir)).toEqual(["a.ts -> b.ts -> a.ts"]);
   });
 });
+
+describe("test code stays with the tests", () => {
+  const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+  it("no shipped file outside src/testing imports vitest (suites and children live in src/testing)", () => {
+    const offenders = filesUnder(SRC)
+      .filter((f) => !f.endsWith(".test.ts") && !f.includes(`${path.sep}testing${path.sep}`))
+      .filter((f) => /from\s+"vitest"/.test(readFileSync(f, "utf8")))
+      .map((f) => path.relative(SRC, f));
+    expect(offenders).toEqual([]);
+  });
+});

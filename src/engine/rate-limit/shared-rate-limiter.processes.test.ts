@@ -4,11 +4,11 @@ import { migrateToLatest } from "../../infra/db/migrator.ts";
 import { openDatabase } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { startGatedChild } from "../../testing/gated-child.ts";
+import type { RateLimitChildPlan } from "../../testing/rate-limit-child.ts";
 import { type FakeServer, startFakeServer } from "../fakes/fake-server.ts";
 import { engineMigrations } from "../migrations/index.ts";
-import type { RateLimitChildPlan } from "./testing/rate-limit-child.ts";
 
-const CHILD = fileURLToPath(new URL("./testing/rate-limit-child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../../testing/rate-limit-child.ts", import.meta.url));
 
 /** A child process hammering the fake through the shared limit. */
 interface Child {

@@ -3,6 +3,7 @@ import type { SchedulerSettings } from "../../infra/config/load-config.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { ManualClock } from "../../testing/manual-clock.ts";
 import { embeddedWorld } from "../../testing/scheduler/embedded-world.ts";
+import { describeSchedulerConformance } from "../../testing/scheduler/scheduler-conformance.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { JobService } from "../jobs/job-service.ts";
 import { RunRepo } from "../runs/run-repo.ts";
@@ -10,7 +11,6 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { inlineDispatcher } from "./dispatchers.ts";
 import { EmbeddedScheduler } from "./embedded-scheduler.ts";
 import type { Fire, FireOutcome } from "./fire.ts";
-import { describeSchedulerConformance } from "./scheduler.conformance.ts";
 
 const SETTINGS: SchedulerSettings = { misfire: "skip", misfireGraceMs: 60_000, reloadMs: 30_000 };
 

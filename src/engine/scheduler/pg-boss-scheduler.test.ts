@@ -1,6 +1,7 @@
 import { expect, it, onTestFinished } from "vitest";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { pgBossWorld } from "../../testing/scheduler/pg-boss-world.ts";
+import { describeSchedulerConformance } from "../../testing/scheduler/scheduler-conformance.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { JobService } from "../jobs/job-service.ts";
 import { openQueue } from "../queue/open-queue.ts";
@@ -8,7 +9,6 @@ import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { Fire } from "./fire.ts";
 import { PgBossScheduler, SCHEDULE_QUEUE_PREFIX } from "./pg-boss-scheduler.ts";
-import { describeSchedulerConformance } from "./scheduler.conformance.ts";
 
 async function pgBossQueue(rt: Runtime) {
   const target = rt.config.database;

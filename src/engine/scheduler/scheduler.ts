@@ -7,7 +7,7 @@ import type { Fire, FireDispatcher, FireOutcome } from "./fire.ts";
  * enabled scheduled job at its cron occurrences (in the job's time zone) plus a per-process
  * jitter, once per occurrence however many processes run, never an occurrence missed while
  * none ran (misfire `skip`; the embedded engine can also `run_once`), and follow jobs added,
- * changed, disabled and removed. `scheduler.conformance.ts` holds both engines to it.
+ * changed, disabled and removed. `describeSchedulerConformance` (src/testing/scheduler/) holds both engines to it.
  */
 export interface Scheduler {
   /** `embedded` (croner + `tm_schedule_fires`) or `pg-boss` (pg-boss's schedules). */

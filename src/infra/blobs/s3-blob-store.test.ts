@@ -10,7 +10,7 @@ import {
 } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { describeBlobStoreConformance } from "./blob-store.conformance.ts";
+import { describeBlobStoreConformance } from "../../testing/blobs/blob-store-conformance.ts";
 import { BlobNotFoundError } from "./blob-store.ts";
 import { S3BlobStore, type S3BlobStoreOptions } from "./s3-blob-store.ts";
 

@@ -1,5 +1,5 @@
 import { describeEachDialect } from "../../../testing/dialects.ts";
-import { describeQueueConformance } from "../queue.conformance.ts";
+import { describeQueueConformance } from "../../../testing/queue/queue-conformance.ts";
 
 describeEachDialect("embedded queue", (h) => {
   describeQueueConformance(

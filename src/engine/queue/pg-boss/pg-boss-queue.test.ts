@@ -1,7 +1,7 @@
 import { expect, it, onTestFinished } from "vitest";
 import { describeEachDialect } from "../../../testing/dialects.ts";
+import { describeQueueConformance } from "../../../testing/queue/queue-conformance.ts";
 import { openQueueFromSpec } from "../../../testing/queue/queue-spec.ts";
-import { describeQueueConformance } from "../queue.conformance.ts";
 import { pgBossOf } from "./pg-boss-of.ts";
 
 describeEachDialect("pg-boss queue", (h) => {

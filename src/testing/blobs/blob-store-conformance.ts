@@ -7,8 +7,8 @@ import {
   BlobNotFoundError,
   type BlobStore,
   InvalidBlobKeyError,
-} from "./blob-store.ts";
-import { describeTextReads } from "./blob-store-text.conformance.ts";
+} from "../../infra/blobs/blob-store.ts";
+import { describeTextReads } from "./blob-store-text-conformance.ts";
 
 /** Creates a fresh, empty store for one test (each test gets its own). */
 export type BlobStoreFactory = () => BlobStore | Promise<BlobStore>;

@@ -1,8 +1,8 @@
 import { describe } from "vitest";
-import { schedulerTests } from "../../testing/scheduler/conformance-tests.ts";
-import type { SchedulerWorld } from "../../testing/scheduler/scheduler-world.ts";
+import { schedulerTests } from "./conformance-tests.ts";
+import type { SchedulerWorld } from "./scheduler-world.ts";
 
-export type { SchedulerWorld } from "../../testing/scheduler/scheduler-world.ts";
+export type { SchedulerWorld } from "./scheduler-world.ts";
 
 /**
  * Registers the behaviour every Scheduler engine must show (the `Scheduler` interface's

@@ -6,11 +6,11 @@
 
 import { once } from "node:events";
 import type { KyselyPlugin } from "kysely";
-import type { DatabaseTarget } from "../../../infra/config/load-config.ts";
-import { openDatabase } from "../../../infra/db/open-database.ts";
-import { silentLogger } from "../../../infra/logging/logger.ts";
-import { HttpClient } from "../../http/http-client.ts";
-import { SharedRateLimiter } from "../shared-rate-limiter.ts";
+import { HttpClient } from "../engine/http/http-client.ts";
+import { SharedRateLimiter } from "../engine/rate-limit/shared-rate-limiter.ts";
+import type { DatabaseTarget } from "../infra/config/load-config.ts";
+import { openDatabase } from "../infra/db/open-database.ts";
+import { silentLogger } from "../infra/logging/logger.ts";
 
 /** What the child does. */
 export interface RateLimitChildPlan {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { BlobNotFoundError, type BlobStore } from "./blob-store.ts";
+import { BlobNotFoundError, type BlobStore } from "../../infra/blobs/blob-store.ts";
 
 /** getTextAndDigest's part of the BlobStore conformance suite; `store` gives the test's store. */
 export function describeTextReads(store: () => BlobStore): void {

@@ -4,18 +4,18 @@ import {
   conformanceContext,
   type QueueConformanceOptions,
   type QueueConformanceTarget,
-} from "../../testing/queue/conformance-context.ts";
-import { deferredTests } from "../../testing/queue/conformance-deferred.ts";
-import { deliveryTests } from "../../testing/queue/conformance-delivery.ts";
-import { failureTests } from "../../testing/queue/conformance-failures.ts";
-import { inspectionTests } from "../../testing/queue/conformance-inspection.ts";
-import { processTests } from "../../testing/queue/conformance-processes.ts";
-import { stopTests } from "../../testing/queue/conformance-stop.ts";
+} from "./conformance-context.ts";
+import { deferredTests } from "./conformance-deferred.ts";
+import { deliveryTests } from "./conformance-delivery.ts";
+import { failureTests } from "./conformance-failures.ts";
+import { inspectionTests } from "./conformance-inspection.ts";
+import { processTests } from "./conformance-processes.ts";
+import { stopTests } from "./conformance-stop.ts";
 
 export type {
   QueueConformanceOptions,
   QueueConformanceTarget,
-} from "../../testing/queue/conformance-context.ts";
+} from "./conformance-context.ts";
 
 /**
  * Registers the behaviour every Queue engine must show: delivery, singleton dedupe, delayed
