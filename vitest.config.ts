@@ -12,6 +12,10 @@ export default defineConfig({
     })),
   },
   test: {
+    // Child processes and worker threads that run the sources through tsx resolve `tidemark`,
+    // `tidemark/kit` and `tidemark/testing` with this checkout's tsconfig "paths" (to src/sdk),
+    // whatever their cwd, never to a built dist/ (a second copy of the engine's modules).
+    env: { TSX_TSCONFIG_PATH: fileURLToPath(new URL("./tsconfig.json", import.meta.url)) },
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Several tests take 20–25 s when every suite shares two busy cores (5–10× their time alone);
     // a hang still fails, a minute later.
