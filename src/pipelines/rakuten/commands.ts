@@ -1,4 +1,4 @@
-import { type CommandGroupSpec, type CommandSpec, UsageError } from "../../engine/define.ts";
+import { type CommandGroupSpec, type CommandSpec, UsageError } from "tidemark";
 import { similarCommand } from "./commands/similar.ts";
 
 /** `tidemark rakuten`: the group's help line. */

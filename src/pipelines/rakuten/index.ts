@@ -4,7 +4,7 @@
  * update, and item embeddings. This module is the definition only (cheap to import); jobs,
  * commands, the fake and the demo load their implementation on first use.
  */
-import { definePipeline } from "../../engine/define.ts";
+import { definePipeline } from "tidemark";
 import { rakutenCommandGroups, rakutenCommands } from "./commands.ts";
 import {
   embeddingExample,

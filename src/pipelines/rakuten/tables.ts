@@ -1,5 +1,5 @@
 import type { Generated } from "kysely";
-import type { LedgerTable } from "../../engine/index.ts";
+import type { LedgerTable } from "tidemark/kit";
 
 /**
  * Tables of the Rakuten pipeline, in the `apl` schema (`apl_*` tables on SQLite). Timestamps

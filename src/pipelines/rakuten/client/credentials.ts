@@ -1,5 +1,5 @@
-import { ConfigError, rememberSecret } from "../../../engine/define.ts";
-import { sha256Hex } from "../../../engine/index.ts";
+import { ConfigError, rememberSecret } from "tidemark";
+import { sha256Hex } from "tidemark/kit";
 import type { RakutenSettings } from "../settings.ts";
 
 /** The secrets a client needs; read from the environment, never stored or printed. */

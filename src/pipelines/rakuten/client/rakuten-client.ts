@@ -1,14 +1,14 @@
-import type { z } from "zod";
+import type { Logger } from "tidemark";
 import {
   BadPayloadError,
   HttpClient,
   type HttpRequestEvent,
-  type Logger,
   parseJsonBody,
   type QueryParams,
   type RetryPolicyOptions,
   type SharedTokenLimiter,
-} from "../../../engine/index.ts";
+} from "tidemark/kit";
+import type { z } from "zod";
 import type { RakutenSettings } from "../settings.ts";
 import { type RakutenCredentials, rateLimitKey } from "./credentials.ts";
 import { API_VERSIONS, endpointPath, type RakutenApi } from "./endpoints.ts";

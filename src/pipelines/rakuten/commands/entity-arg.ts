@@ -1,4 +1,4 @@
-import { UsageError } from "../../../engine/define.ts";
+import { UsageError } from "tidemark";
 import { RAKUTEN_ENTITIES, type RakutenEntity } from "../normalize/types.ts";
 
 /** The entity named on the command line, or a usage error (exit 2) listing the entities. */

@@ -1,4 +1,5 @@
-import { type CliServices, listLimit, typed } from "../../../engine/index.ts";
+import type { CliServices } from "tidemark";
+import { listLimit, typed } from "tidemark/kit";
 import type { RakutenTables } from "../tables.ts";
 
 /** One stored item as `rakuten items` lists it. */
@@ -14,8 +15,8 @@ export interface StoredItem {
 
 /** Stored items, the most recently written first. */
 export async function storedItems(services: CliServices, limit: number): Promise<StoredItem[]> {
-  const runtime = await services.runtime();
-  const rows = await typed<RakutenTables>(runtime.db)
+  const { db } = await services.services();
+  const rows = await typed<RakutenTables>(db)
     .selectFrom("apl.item")
     .select([
       "rakuten_item_code",

@@ -1,10 +1,5 @@
-import {
-  type CliServices,
-  NotFoundError,
-  RawStore,
-  rawSegmentProblem,
-  UsageError,
-} from "../../../engine/index.ts";
+import { type CliServices, NotFoundError, UsageError } from "tidemark";
+import { RawStore, rawSegmentProblem } from "tidemark/kit";
 import { stagingLedger } from "../jobs/run-rakuten-entity.ts";
 import { RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
 
@@ -24,14 +19,14 @@ export async function rawCommand(
   if (bad !== undefined) {
     throw new UsageError(`source_id ${JSON.stringify(sourceId)} ${bad}: no raw key can hold it`);
   }
-  const runtime = await services.runtime();
-  const raw = new RawStore(runtime.blobs, runtime.config.env);
+  const pipeline = await services.services();
+  const raw = new RawStore(pipeline.blobs, pipeline.config.env);
   const target = { source: RAKUTEN_SOURCE, entity, sourceId };
   const versions = await raw.versions(target);
   if (versions.length === 0) {
     throw new NotFoundError(`no raw document of ${entity} ${JSON.stringify(sourceId)}`);
   }
-  const current = await stagingLedger(runtime).get(RAKUTEN_SOURCE, entity, sourceId);
+  const current = await stagingLedger(pipeline).get(RAKUTEN_SOURCE, entity, sourceId);
   let chosen = versions.find((v) => v.contentHash === current?.content_hash) ?? versions.at(-1);
   if (opts.hash !== undefined) {
     const wanted = opts.hash.trim().toLowerCase();

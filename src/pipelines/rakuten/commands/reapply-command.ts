@@ -1,4 +1,5 @@
-import { type CliServices, executeRun, interruptSignal } from "../../../engine/index.ts";
+import type { CliServices } from "tidemark";
+import { interruptSignal } from "tidemark/kit";
 import type { RakutenEntity } from "../normalize/types.ts";
 
 /**
@@ -10,12 +11,12 @@ export async function reapplyCommand(
   entity: RakutenEntity,
   opts: { dryRun?: boolean; limit?: number; json?: boolean },
 ): Promise<void> {
-  const runtime = await services.runtime();
+  const pipeline = await services.services();
   const interrupt = interruptSignal();
   try {
-    const report = await executeRun(runtime, {
-      jobName: `rakuten-reapply-${entity}`,
-      jobType: "rakuten.reapply",
+    const report = await pipeline.runJob({
+      job: `rakuten-reapply-${entity}`,
+      type: "rakuten.reapply",
       params: { entity },
       dryRun: opts.dryRun,
       limit: opts.limit,

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { type CliServices, NotFoundError, typed } from "../../../engine/index.ts";
+import { type CliServices, NotFoundError } from "tidemark";
+import { typed } from "tidemark/kit";
 import { cosineSimilarity, parseVector } from "../embeddings/cosine.ts";
 import type { RakutenTables } from "../tables.ts";
 
@@ -136,8 +137,8 @@ export async function similarItemsCommand(
   itemCode: string,
   opts: { k: number; json: boolean },
 ): Promise<void> {
-  const runtime = await services.runtime();
-  const result = await findSimilar(typed<RakutenTables>(runtime.db), itemCode, opts.k);
+  const { db } = await services.services();
+  const result = await findSimilar(typed<RakutenTables>(db), itemCode, opts.k);
   if (opts.json) {
     services.printJson(result);
     return;

@@ -1,4 +1,4 @@
-import { type CommandSpec, UsageError } from "../../../engine/define.ts";
+import { type CommandSpec, UsageError } from "tidemark";
 
 /** Default and largest number of neighbours `rakuten similar` lists. */
 export const SIMILAR_DEFAULT_K = 10;

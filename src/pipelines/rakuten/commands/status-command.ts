@@ -1,4 +1,5 @@
-import { type CliServices, Ledger, type Runtime, utcDayStart } from "../../../engine/index.ts";
+import type { CliServices, PipelineServices } from "tidemark";
+import { Ledger, utcDayStart } from "tidemark/kit";
 import { ENTITY_APPLIERS } from "../jobs/entity-appliers.ts";
 import { STAGING_TABLE } from "../jobs/run-rakuten-entity.ts";
 import { RAKUTEN_ENTITIES, RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
@@ -14,9 +15,11 @@ export interface EntityStatus {
 }
 
 /** Ledger figures per entity: rows, saved since 00:00 UTC today, pending re-apply, last save. */
-export async function rakutenStatus(runtime: Runtime): Promise<EntityStatus[]> {
-  const ledger = new Ledger(runtime.db, STAGING_TABLE, runtime.clock);
-  const since = utcDayStart(runtime.clock.now());
+export async function rakutenStatus(
+  services: Pick<PipelineServices, "db" | "clock">,
+): Promise<EntityStatus[]> {
+  const ledger = new Ledger(services.db, STAGING_TABLE, services.clock);
+  const since = utcDayStart(services.clock.now());
   const out: EntityStatus[] = [];
   for (const entity of RAKUTEN_ENTITIES) {
     const version = ENTITY_APPLIERS[entity].version;
@@ -38,7 +41,7 @@ export async function statusCommand(
   services: CliServices,
   opts: { json?: boolean },
 ): Promise<void> {
-  const statuses = await rakutenStatus(await services.runtime());
+  const statuses = await rakutenStatus(await services.services());
   if (opts.json) {
     services.printJson(statuses);
     return;

@@ -1,4 +1,4 @@
-import type { Logger } from "../../../engine/index.ts";
+import type { Logger } from "tidemark";
 import { LocalLexicalProvider } from "./local-provider.ts";
 import { OpenAiCompatibleProvider } from "./openai-compatible-provider.ts";
 import type { EmbeddingProvider, EmbeddingsConfig } from "./provider.ts";

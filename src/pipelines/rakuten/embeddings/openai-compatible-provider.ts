@@ -1,15 +1,13 @@
-import { z } from "zod";
+import { ConfigError, type Logger, rememberSecret } from "tidemark";
 import {
   BadPayloadError,
   ClientHttpError,
-  ConfigError,
   HttpClient,
   type HttpResponse,
-  type Logger,
   NotFoundHttpError,
   parseJsonBody,
-  rememberSecret,
-} from "../../../engine/index.ts";
+} from "tidemark/kit";
+import { z } from "zod";
 import type { EmbeddingProvider, EmbeddingsConfig } from "./provider.ts";
 
 /** The part of an OpenAI-style embeddings answer we use (other fields are ignored). */

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../../../engine/index.ts";
+import { sha256Hex } from "tidemark/kit";
 import { plainText } from "./plain-text.ts";
 
 /**

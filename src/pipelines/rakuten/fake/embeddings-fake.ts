@@ -7,7 +7,7 @@
  * answers one vector short or in reverse order; the server's fault knobs (status sequences,
  * delays, 429 rate limiting) come from startFakeServer.
  */
-import { startFakeServer } from "../../../engine/index.ts";
+import { startFakeServer } from "tidemark/kit";
 import { lexicalEmbedding } from "../embeddings/lexical-embedding.ts";
 
 /** The running HTTP server (requests, stats, fault knobs). */

@@ -1,9 +1,5 @@
-import {
-  type FakeDefinition,
-  type FakeOptions,
-  type RunningFake,
-  startFakeServer,
-} from "../../../engine/index.ts";
+import type { FakeDefinition, FakeOptions, RunningFake } from "tidemark";
+import { startFakeServer } from "tidemark/kit";
 import { startEmbeddingsFake } from "./embeddings-fake.ts";
 import { RakutenApiFake, type RakutenFakeKnobs } from "./rakuten-api-fake.ts";
 

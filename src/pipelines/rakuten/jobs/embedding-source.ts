@@ -5,7 +5,8 @@
  * fenced commit. It does not use the entity ETL skeleton: its input is the database, not an API.
  */
 import type { Kysely, Transaction } from "kysely";
-import { isoTimestamp, type JobContext, type JobResult, typed } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { isoTimestamp, typed } from "tidemark/kit";
 import { EmbeddingStore } from "../embeddings/embedding-store.ts";
 import type { EmbeddingSourceParams } from "../embeddings/params.ts";
 import {

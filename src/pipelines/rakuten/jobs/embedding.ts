@@ -7,14 +7,8 @@
  * model or URL fails the run at once.
  */
 import type { Transaction } from "kysely";
-import {
-  ConfigError,
-  describeError,
-  isoTimestamp,
-  type JobContext,
-  type JobResult,
-  typed,
-} from "../../../engine/index.ts";
+import { ConfigError, describeError, type JobContext, type JobResult } from "tidemark";
+import { isoTimestamp, typed } from "tidemark/kit";
 import { createEmbeddingProvider } from "../embeddings/create-provider.ts";
 import {
   EmbeddingStore,

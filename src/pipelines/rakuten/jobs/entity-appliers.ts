@@ -1,4 +1,4 @@
-import type { ApplyInput } from "../../../engine/index.ts";
+import type { ApplyInput } from "tidemark/kit";
 import type { RakutenEntity } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { applyGenre, GENRE_APPLY_VERSION } from "./genre.ts";

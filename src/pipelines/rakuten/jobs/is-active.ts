@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
-import { isoTimestamp, type JobContext, type JobResult, typed } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { isoTimestamp, typed } from "tidemark/kit";
 import { countIsActiveChanges, updateIsActive } from "../repos/is-active-repo.ts";
 import type { RakutenTables } from "../tables.ts";
 

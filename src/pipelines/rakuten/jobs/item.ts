@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
-import { type ApplyInput, type JobContext, type JobResult, typed } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { type ApplyInput, typed } from "tidemark/kit";
 import type { RakutenItemRaw } from "../client/index.ts";
 import { normalizeItem } from "../normalize/index.ts";
 import type { NormalizedItem } from "../normalize/types.ts";

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
-import { type JobContext, SharedRateLimiter } from "../../../engine/index.ts";
+import type { JobContext } from "tidemark";
+import { SharedRateLimiter } from "tidemark/kit";
 import { RakutenClient, readRakutenCredentials } from "../client/index.ts";
 import type { RakutenSettings } from "../settings.ts";
 

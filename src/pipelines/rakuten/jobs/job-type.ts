@@ -1,10 +1,5 @@
+import { defineJobType, type JobContext, type JobResult, type JobType } from "tidemark";
 import type { z } from "zod";
-import {
-  defineJobType,
-  type JobContext,
-  type JobResult,
-  type JobType,
-} from "../../../engine/define.ts";
 import { type RakutenSettings, rakutenSettings } from "../settings.ts";
 
 /**

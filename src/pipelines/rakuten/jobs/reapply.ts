@@ -1,9 +1,5 @@
-import {
-  type JobContext,
-  type JobResult,
-  type ReapplyResult,
-  reapplyEntity,
-} from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { type ReapplyResult, reapplyEntity } from "tidemark/kit";
 import { RAKUTEN_SOURCE } from "../normalize/types.ts";
 import type { ReapplyParams } from "../params.ts";
 import type { RakutenTables } from "../tables.ts";

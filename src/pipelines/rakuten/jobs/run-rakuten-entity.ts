@@ -1,14 +1,14 @@
 import type { Transaction } from "kysely";
+import type { JobContext } from "tidemark";
 import {
   type ApplyInput,
   type BatchApplier,
   type EntityEtlResult,
   isoTimestamp,
-  type JobContext,
   Ledger,
   runEntityEtl,
   type TargetSource,
-} from "../../../engine/index.ts";
+} from "tidemark/kit";
 import { RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 

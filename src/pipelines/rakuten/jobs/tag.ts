@@ -1,4 +1,5 @@
-import { type ApplyInput, type JobContext, type JobResult, typed } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { type ApplyInput, typed } from "tidemark/kit";
 import type { RakutenTagRaw } from "../client/index.ts";
 import { normalizeTag } from "../normalize/index.ts";
 import type { NormalizedTag } from "../normalize/types.ts";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { columnTypes, createLedgerTable, dialectOf, ensureSchema } from "../../../engine/index.ts";
+import { columnTypes, createLedgerTable, dialectOf, ensureSchema } from "tidemark/kit";
 
 /**
  * The Rakuten pipeline's thirteen tables in the `apl` schema (`apl_*` on SQLite): the staging

@@ -1,4 +1,4 @@
-import { contentHash } from "../../../engine/index.ts";
+import { contentHash } from "tidemark/kit";
 import type { RakutenItemPayload } from "../client/schemas.ts";
 import { type GenreInput, normalizeGenre } from "./normalize-genre.ts";
 import { normalizeItem } from "./normalize-item.ts";

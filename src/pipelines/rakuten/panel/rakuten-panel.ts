@@ -4,7 +4,7 @@ import {
   type PanelModule,
   type PanelRun,
   summaryNumber,
-} from "../../../engine/index.ts";
+} from "tidemark";
 import { rakutenStatus } from "../commands/status-command.ts";
 
 /** Runs shown in the chart. */
@@ -34,7 +34,7 @@ function changedChart(runs: readonly PanelRun[]): PanelBlock {
 export const rakutenPanel: PanelModule = {
   async view(services) {
     const [statuses, runs] = await Promise.all([
-      rakutenStatus(services.runtime),
+      rakutenStatus(services.services),
       services.recentRuns({ limit: CHART_RUNS }),
     ]);
     const pending = statuses.reduce((n, s) => n + s.pending_reapply, 0);

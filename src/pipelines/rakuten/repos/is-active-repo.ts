@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from "kysely";
-import { dialectOf } from "../../../engine/index.ts";
+import { dialectOf } from "tidemark/kit";
 import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { isoTimestamp } from "../../../engine/index.ts";
+import { isoTimestamp } from "tidemark/kit";
 import { RAKUTEN_SOURCE } from "../normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { RankRepo } from "./rank-repo.ts";
