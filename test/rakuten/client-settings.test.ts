@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/engine/index.ts";
-import { resolveRakutenSettings } from "../../src/pipelines/rakuten/settings.ts";
+import { rakutenSettingsOf } from "./support/settings.ts";
 
 function resolve(section: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv = {}) {
-  return resolveRakutenSettings(
-    { file: "tidemark.yaml", pipelines: section === undefined ? {} : { rakuten: section } },
-    env,
-  );
+  return rakutenSettingsOf(section, env, "tidemark.yaml");
 }
 
 describe("pipelines.rakuten settings", () => {

@@ -1,12 +1,6 @@
-import {
-  type DemoContext,
-  executeRun,
-  type RunReport,
-  type Runtime,
-  typed,
-} from "../../engine/index.ts";
+import type { DemoContext, DemoRunResult } from "tidemark";
+import { typed } from "tidemark/kit";
 import { FAKE_ACCESS_KEY, FAKE_APPLICATION_ID, startRakutenFake } from "./fake/index.ts";
-import { resolveRakutenSettings } from "./settings.ts";
 import type { RakutenTables } from "./tables.ts";
 
 /** The rankings the demo follows: all genres and 食品 (food). */
@@ -16,7 +10,7 @@ function n(s: Record<string, unknown>, key: string): string {
   return String(s[key] ?? 0);
 }
 
-function etlLine(label: string, r: RunReport): string {
+function etlLine(label: string, r: DemoRunResult): string {
   const s = r.summary;
   return (
     `  ${label.padEnd(19)} ${r.status.padEnd(9)} targets ${n(s, "total_targets")}, changed ${n(s, "changed")}, ` +
@@ -25,7 +19,7 @@ function etlLine(label: string, r: RunReport): string {
   );
 }
 
-function otherLine(label: string, r: RunReport): string {
+function otherLine(label: string, r: DemoRunResult): string {
   const s = r.summary;
   const parts = Object.entries(s)
     .filter(([, v]) => typeof v === "number")
@@ -33,22 +27,38 @@ function otherLine(label: string, r: RunReport): string {
   return `  ${label.padEnd(19)} ${r.status.padEnd(9)} ${parts.join(", ")}${r.error ? ` — ${r.error}` : ""}`;
 }
 
-/** The demo's runtime: rakuten settings pointing at the fake, the fake's credentials. */
-function demoRuntime(base: Runtime, url: string): Runtime {
-  const rakuten = { base_url: url, requests_per_second: 50, use_env: false };
-  const settings = resolveRakutenSettings({ file: undefined, pipelines: { rakuten } }, {});
+/** Where the demo's runs read the fake's credentials (set for the demo, then removed). */
+const DEMO_APPLICATION_ID_ENV = "TIDEMARK_DEMO_RAKUTEN_APPLICATION_ID";
+const DEMO_ACCESS_KEY_ENV = "TIDEMARK_DEMO_RAKUTEN_ACCESS_KEY";
+
+/** The demo's `pipelines.rakuten`: the fake's URL, no environment override, its credentials. */
+function demoSettings(url: string): Record<string, unknown> {
   return {
-    ...base,
-    environ: {
-      ...base.environ,
-      [settings.applicationIdEnv]: FAKE_APPLICATION_ID,
-      [settings.accessKeyEnv]: FAKE_ACCESS_KEY,
-    },
-    config: {
-      ...base.config,
-      pipelines: { ...base.config.pipelines, rakuten },
-      settings: { ...base.config.settings, rakuten: settings },
-    },
+    base_url: url,
+    requests_per_second: 50,
+    use_env: false,
+    application_id_env: DEMO_APPLICATION_ID_ENV,
+    access_key_env: DEMO_ACCESS_KEY_ENV,
+  };
+}
+
+/**
+ * Puts the fake's credentials in the invocation's environment under the demo's own variable
+ * names (a run reads its credentials there; a demo run cannot be given another environment),
+ * and returns what puts the environment back as it was.
+ */
+function lendFakeCredentials(environ: NodeJS.ProcessEnv): () => void {
+  const lent = {
+    [DEMO_APPLICATION_ID_ENV]: FAKE_APPLICATION_ID,
+    [DEMO_ACCESS_KEY_ENV]: FAKE_ACCESS_KEY,
+  };
+  const before = Object.keys(lent).map((name) => [name, environ[name]] as const);
+  Object.assign(environ, lent);
+  return () => {
+    for (const [name, value] of before) {
+      if (value === undefined) delete environ[name];
+      else environ[name] = value;
+    }
   };
 }
 
@@ -61,10 +71,11 @@ function demoRuntime(base: Runtime, url: string): Runtime {
 export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
   const { print } = ctx;
   const api = await startRakutenFake({ size: 120, knobs: { rateLimit: false } });
+  const giveBack = lendFakeCredentials(ctx.services.environ);
   try {
-    const runtime = demoRuntime(ctx.runtime, api.url);
-    const run = (jobType: string, params: object) =>
-      executeRun(runtime, { jobName: jobType.replace(".", "-"), jobType, params });
+    const settings = demoSettings(api.url);
+    const run = (type: string, params: Record<string, unknown>) =>
+      ctx.runJob({ job: type.replace(".", "-"), type, params, settings });
     print(`Fake Rakuten Ichiba API: ${api.url} (120 gift items, formatVersion 2)`);
     print("Day 1: the whole chain");
     print(etlLine("rakuten.ranking", await run("rakuten.ranking", { genre_ids: GENRES })));
@@ -75,7 +86,7 @@ export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
     print(otherLine("embedding-source", await run("rakuten.embedding-source", {})));
     print(otherLine("embedding", await run("rakuten.embedding", {})));
 
-    const db = typed<RakutenTables>(runtime.db);
+    const db = typed<RakutenTables>(ctx.services.db);
     const ranked = await db
       .selectFrom("apl.item")
       .select(["rakuten_item_code", "item_name", "item_price"])
@@ -106,6 +117,7 @@ export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
     print(`Similar items:     ${ctx.command(`rakuten similar ${priced.rakuten_item_code}`)}`);
     print(`Its runs:          ${ctx.command("runs ls")}`);
   } finally {
+    giveBack();
     await api.close();
   }
 }

@@ -1,10 +1,5 @@
+import { defineSettings, type EnvOverride } from "tidemark";
 import { z } from "zod";
-import {
-  type Config,
-  defineSettings,
-  type EnvOverride,
-  resolvePipelineSettings,
-} from "../../engine/define.ts";
 
 /** The Rakuten Web Service host answering since 2026-05-14 (the old host is retired). */
 export const RAKUTEN_DEFAULT_URL = "https://openapi.rakuten.co.jp";
@@ -158,14 +153,3 @@ export const rakutenSettings = defineSettings({
   env: RAKUTEN_ENV,
   resolve,
 });
-
-/** Reads `pipelines.rakuten` with the environment's overrides, as the config loader does. */
-export function resolveRakutenSettings(
-  config: Pick<Config, "file" | "pipelines"> & { dataDir?: string },
-  env: NodeJS.ProcessEnv,
-): RakutenSettings {
-  return resolvePipelineSettings("rakuten", rakutenSettings, config.pipelines.rakuten, env, {
-    file: config.file,
-    dataDir: config.dataDir ?? ".",
-  });
-}

@@ -9,7 +9,7 @@ import {
   type RakutenFakeKnobs,
   startRakutenFake,
 } from "../../../src/pipelines/rakuten/fake/index.ts";
-import { resolveRakutenSettings } from "../../../src/pipelines/rakuten/settings.ts";
+import { rakutenSettingsOf } from "./settings.ts";
 
 /** Credentials the fake accepts. */
 export const CLIENT_ENV = {
@@ -19,10 +19,7 @@ export const CLIENT_ENV = {
 
 /** Settings for a client of the fake at `url` (pipelines.rakuten keys). */
 export function settingsFor(url: string, extra: Record<string, unknown> = {}) {
-  return resolveRakutenSettings(
-    { file: undefined, pipelines: { rakuten: { base_url: url, use_env: false, ...extra } } },
-    {},
-  );
+  return rakutenSettingsOf({ base_url: url, use_env: false, ...extra });
 }
 
 /** A fake (closed after the test) and a client factory recording its retry waits. */

@@ -12,7 +12,7 @@ import {
   RakutenClient,
   readRakutenCredentials,
 } from "../../../src/pipelines/rakuten/client/index.ts";
-import { resolveRakutenSettings } from "../../../src/pipelines/rakuten/settings.ts";
+import { rakutenSettingsOf } from "./settings.ts";
 
 /** What the child does: `item` searches the codes, `ranking` reads genre 0 `calls` times. */
 export interface RakutenChildPlan {
@@ -25,10 +25,7 @@ export interface RakutenChildPlan {
 
 const plan = JSON.parse(process.argv[2] ?? "{}") as RakutenChildPlan;
 const db = await openDatabase(plan.target);
-const settings = resolveRakutenSettings(
-  { file: undefined, pipelines: { rakuten: { base_url: plan.url, use_env: false } } },
-  {},
-);
+const settings = rakutenSettingsOf({ base_url: plan.url, use_env: false });
 const client = new RakutenClient({
   settings,
   credentials: readRakutenCredentials(settings, {
