@@ -1,8 +1,9 @@
 /**
  * `tidemark email-analytics …` command descriptors; actions load their implementation lazily.
  */
-import type { CommandGroupSpec, CommandSpec } from "../../engine/define.ts";
+import type { CommandGroupSpec, CommandSpec } from "tidemark";
 import { emailAnalyticsImportCommand } from "./commands/import.ts";
+import type { EmailAnalyticsSettings } from "./settings.ts";
 
 /** The `email-analytics` group in `tidemark --help`. */
 export const emailAnalyticsCommandGroups: readonly CommandGroupSpec[] = [
@@ -22,7 +23,7 @@ export const emailAnalyticsCommands: readonly CommandSpec[] = [
     options: [{ flags: "--json", description: "print JSON" }],
     async action({ options }, services) {
       const { emailAnalyticsStatus, statusLines } = await import("./monitoring/status.ts");
-      const status = await emailAnalyticsStatus(await services.runtime());
+      const status = await emailAnalyticsStatus(await services.services<EmailAnalyticsSettings>());
       if (options.json) services.printJson(status);
       else for (const line of statusLines(status)) services.print(line);
     },
@@ -51,7 +52,7 @@ export const emailAnalyticsCommands: readonly CommandSpec[] = [
     options: [{ flags: "--json", description: "print JSON" }],
     async action({ args, options }, services) {
       const { emailStats, emailStatsLines } = await import("./repos/email-stats.ts");
-      const stats = await emailStats(await services.runtime(), String(args["email-id"]));
+      const stats = await emailStats(await services.services(), String(args["email-id"]));
       if (options.json) services.printJson(stats);
       else for (const line of emailStatsLines(stats)) services.print(line);
     },

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DialectName } from "../../../engine/index.ts";
+import type { DialectName } from "tidemark/kit";
 import { chunks, valuesColumn, valuesTable } from "../processing/sql-batch.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 

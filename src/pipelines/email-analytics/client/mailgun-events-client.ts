@@ -1,10 +1,10 @@
+import type { Logger } from "tidemark";
 import {
   HttpClient,
   type HttpRequestEvent,
-  type Logger,
   paginateByNextUrl,
   type RetryPolicyOptions,
-} from "../../../engine/index.ts";
+} from "tidemark/kit";
 import type { MailgunCredentials } from "../settings.ts";
 import { decodeEventsPage } from "./decode-page.ts";
 import { normalizeEvent } from "./normalize-event.ts";

@@ -1,4 +1,5 @@
-import { type CliServices, listLimit, typed } from "../../../engine/index.ts";
+import type { CliServices } from "tidemark";
+import { listLimit, typed } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** One email as `email-analytics emails` lists it. */
@@ -14,8 +15,8 @@ export interface ListedEmail {
 
 /** Stored emails, the most recently submitted first. */
 export async function listEmails(services: CliServices, limit: number): Promise<ListedEmail[]> {
-  const runtime = await services.runtime();
-  return typed<EmailAnalyticsTables>(runtime.db)
+  const { db } = await services.services();
+  return typed<EmailAnalyticsTables>(db)
     .selectFrom("emails")
     .select([
       "id",

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { CommandSpec } from "../../../engine/define.ts";
+import type { CommandSpec } from "tidemark";
 
 /**
  * `tidemark email-analytics import <file> [--table <table>] [--dry-run] [--json]`: loads what was
@@ -21,9 +21,9 @@ export const emailAnalyticsImportCommand: CommandSpec = {
   ],
   async action({ args, options }, services) {
     const { importFile, importLines } = await import("../import/run-import.ts");
-    const runtime = await services.runtime();
+    const { db, clock } = await services.services();
     const file = path.resolve(services.cwd, String(args.file));
-    const result = await importFile(runtime.db, runtime.clock, file, {
+    const result = await importFile(db, clock, file, {
       table: options.table as string | undefined,
       dryRun: options.dryRun === true,
     });

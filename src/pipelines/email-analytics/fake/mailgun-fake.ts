@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type Clock, startFakeServer } from "../../../engine/index.ts";
+import type { Clock } from "tidemark";
+import { startFakeServer } from "tidemark/kit";
 import { basicAuth } from "../client/mailgun-events-client.ts";
 import { generateCampaign } from "./campaign.ts";
 import { EventStore, FAILURE_KINDS } from "./event-store.ts";

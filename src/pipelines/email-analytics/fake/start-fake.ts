@@ -2,7 +2,7 @@ import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
-import type { FakeOptions, RunningFake } from "../../../engine/index.ts";
+import type { FakeOptions, RunningFake } from "tidemark";
 import { startMailgunFake } from "./mailgun-fake.ts";
 import { sampleNewsletter } from "./sample-newsletter.ts";
 

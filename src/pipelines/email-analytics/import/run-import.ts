@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
-import { type Clock, type Database, typed, UsageError } from "../../../engine/index.ts";
+import { type Clock, type Database, UsageError } from "tidemark";
+import { typed } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
 import type { Cell } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable, tableNamed } from "./columns.ts";

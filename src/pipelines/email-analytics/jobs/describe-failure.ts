@@ -1,4 +1,4 @@
-import { HttpError } from "../../../engine/index.ts";
+import { HttpError } from "tidemark/kit";
 import type { EmailAnalyticsSettings } from "../settings.ts";
 
 /**

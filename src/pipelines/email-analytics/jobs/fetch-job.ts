@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { dialectOf, type JobContext, type JobResult, typed } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { dialectOf, typed } from "tidemark/kit";
 import { createMailgunEventsClient } from "../client/mailgun-events-client.ts";
 import type { EmailAnalyticsFetchParams } from "../params.ts";
 import { EventApplier } from "../processing/apply-events.ts";

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import type { DialectName, JobContext } from "../../../engine/index.ts";
+import type { JobContext } from "tidemark";
+import type { DialectName } from "tidemark/kit";
 import type { MailgunEventsClient } from "../client/types.ts";
 import type { EventApplier } from "../processing/apply-events.ts";
 import { type EventCounts, zeroCounts } from "../processing/event-result.ts";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { columnTypes, dialectOf } from "../../../engine/index.ts";
+import { columnTypes, dialectOf } from "tidemark/kit";
 
 /**
  * Ghost's tables with Ghost's names, columns, defaults, unique constraints and indexes (index

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql, type Transaction } from "kysely";
-import type { DialectName } from "../../../engine/index.ts";
+import type { DialectName } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** Rows per multi-row statement: well under both dialects' bound-parameter limits. */
