@@ -9,6 +9,7 @@ import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { phasesOf, spread } from "./support/cycle-events.ts";
 import {
   eaDb,
+  eaServices,
   jobRow,
   minutesAgo,
   openEaRuntime,
@@ -57,7 +58,7 @@ describeEachDialect("email-analytics events outside the asked window", (h) => {
     const row = await jobRow(runtime, "email-analytics-scheduled");
     expect(row?.metadata ?? "").not.toMatch(/"schedule"/);
     expect(new Date(row!.finished_at!).getTime()).toBeLessThan(minutesAgo(400, now).getTime());
-    const status = await emailAnalyticsStatus(runtime);
+    const status = await emailAnalyticsStatus(eaServices(runtime));
     expect(status.out_of_window).toBe(1);
     expect(status.jobs.find((j) => j.name === "email-analytics-scheduled")?.out_of_window).toBe(1);
     expect(statusLines(status).join("\n")).toMatch(

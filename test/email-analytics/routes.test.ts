@@ -5,7 +5,13 @@ import type { Queue } from "../../src/engine/queue/queue.ts";
 import { emailAnalyticsPipeline } from "../../src/pipelines/email-analytics/index.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { testApp } from "../../src/testing/test-app.ts";
-import { minutesAgo, openEaRuntime, runFetch, seedNewsletter } from "./support/job-harness.ts";
+import {
+  eaServices,
+  minutesAgo,
+  openEaRuntime,
+  runFetch,
+  seedNewsletter,
+} from "./support/job-harness.ts";
 
 const TOKEN = "t0ken-for-tests-0123456789";
 
@@ -103,7 +109,7 @@ describeEachDialect("email-analytics API routes", (h) => {
     expect(logs.some((l) => l.level === "info" && /mode: BATCHED/.test(l.msg))).toBe(true);
     expect(logs.some((l) => /opened: 1 events in \d+ ms/.test(l.msg))).toBe(true);
     const register = new PromRegistry();
-    await emailAnalyticsPipeline.metrics?.(register, runtime);
+    await emailAnalyticsPipeline.metrics?.(register, eaServices(runtime));
     const text = await register.metrics();
     expect(text).toMatch(
       /tidemark_email_analytics_watermark_age_seconds\{job="email-analytics-latest-opened"\} \d+/,

@@ -4,7 +4,7 @@
  * aggregated. This module is the definition only (cheap to import): jobs, commands, metrics, the
  * fake and the demo load their implementation on first use.
  */
-import { defineJobType, definePipeline } from "../../engine/define.ts";
+import { defineJobType, definePipeline } from "tidemark";
 import { emailAnalyticsCommandGroups, emailAnalyticsCommands } from "./commands.ts";
 import {
   emailAnalyticsFetchExample,
@@ -62,9 +62,9 @@ export const emailAnalyticsPipeline = definePipeline({
     title: "Email analytics",
     load: async () => (await import("./panel/email-analytics-panel.ts")).emailAnalyticsPanel,
   },
-  async metrics(register, runtime) {
+  async metrics(register, services) {
     const { registerEmailAnalyticsMetrics } = await import("./monitoring/metrics.ts");
-    await registerEmailAnalyticsMetrics(register, runtime);
+    await registerEmailAnalyticsMetrics(register, services);
   },
   fake: {
     description: "a fake Mailgun Events API serving a generated newsletter campaign",

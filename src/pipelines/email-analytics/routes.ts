@@ -1,6 +1,8 @@
 /** `/api/email-analytics/…` route descriptors (mounted by `tidemark serve`). */
+
+import type { RouteSpec } from "tidemark";
 import { z } from "zod";
-import type { RouteSpec } from "../../engine/define.ts";
+import { emailAnalyticsServices } from "./settings.ts";
 
 const jobRow = z.object({
   name: z.string(),
@@ -56,9 +58,9 @@ export const emailAnalyticsRoutes: readonly RouteSpec[] = [
     path: "/status",
     summary: "The four fetch job rows, watermarks, lag, whether a fetch is running, the backfill",
     response: statusSchema,
-    async handle(_input, { runtime }) {
+    async handle(_input, { services }) {
       const { emailAnalyticsStatus } = await import("./monitoring/status.ts");
-      return { body: await emailAnalyticsStatus(runtime) };
+      return { body: await emailAnalyticsStatus(emailAnalyticsServices(services)) };
     },
   },
   {
@@ -68,12 +70,12 @@ export const emailAnalyticsRoutes: readonly RouteSpec[] = [
     body: range.strict(),
     response: z.object({ scheduled: range }),
     errors: { 409: { description: "A backfill is being fetched: cancel it first" } },
-    async handle({ body }, { runtime }) {
+    async handle({ body }, { services }) {
       const { scheduleBackfill, validateRange } = await import("./commands/schedule-command.ts");
       const { begin, end } = body as { begin: string; end: string };
       // An API caller sends body fields, not the CLI's flags: messages name them.
       const r = validateRange(begin, end, { begin: "begin", end: "end" });
-      await scheduleBackfill(runtime, r);
+      await scheduleBackfill(services, r);
       return { status: 201, body: { scheduled: r } };
     },
   },
@@ -82,9 +84,9 @@ export const emailAnalyticsRoutes: readonly RouteSpec[] = [
     path: "/schedule",
     summary: "Cancel the scheduled backfill (a running one stops at its next page)",
     response: z.object({ canceled: z.boolean() }),
-    async handle(_input, { runtime }) {
+    async handle(_input, { services }) {
       const { cancelBackfill } = await import("./commands/schedule-command.ts");
-      return { body: { canceled: await cancelBackfill(runtime) } };
+      return { body: { canceled: await cancelBackfill(services) } };
     },
   },
   {
@@ -93,9 +95,9 @@ export const emailAnalyticsRoutes: readonly RouteSpec[] = [
     summary: "One email's counts: sent, delivered, opened, failed, failures, complaints",
     params: z.object({ id: z.string() }),
     response: statsSchema,
-    async handle({ params }, { runtime }) {
+    async handle({ params }, { services }) {
       const { emailStats } = await import("./repos/email-stats.ts");
-      return { body: await emailStats(runtime, String(params.id)) };
+      return { body: await emailStats(services, String(params.id)) };
     },
   },
 ];

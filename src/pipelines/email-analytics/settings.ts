@@ -1,12 +1,11 @@
-import { z } from "zod";
 import {
-  type Config,
   ConfigError,
   defineSettings,
   type EnvOverride,
+  type PipelineServices,
   rememberSecret,
-  resolvePipelineSettings,
-} from "../../engine/define.ts";
+} from "tidemark";
+import { z } from "zod";
 
 /** Mailgun's API hosts per region (Ghost's `bulkEmail.mailgun.baseUrl` without `/v3`). */
 export const MAILGUN_REGION_URLS = {
@@ -89,18 +88,14 @@ export const emailAnalyticsSettings = defineSettings({
   resolve,
 });
 
-/** Reads `pipelines.email-analytics` with the environment's overrides, as the loader does. */
-export function resolveEmailAnalyticsSettings(
-  config: Pick<Config, "file" | "pipelines"> & { dataDir?: string },
-  env: NodeJS.ProcessEnv,
-): EmailAnalyticsSettings {
-  return resolvePipelineSettings(
-    "email-analytics",
-    emailAnalyticsSettings,
-    config.pipelines["email-analytics"],
-    env,
-    { file: config.file, dataDir: config.dataDir ?? "." },
-  );
+/**
+ * The services a route or the panel is given, their settings typed: the registry validated
+ * `pipelines.email-analytics` with `emailAnalyticsSettings` (routes get `PipelineServices<unknown>`).
+ */
+export function emailAnalyticsServices(
+  services: PipelineServices,
+): PipelineServices<EmailAnalyticsSettings> {
+  return services as PipelineServices<EmailAnalyticsSettings>;
 }
 
 /** What the Mailgun client needs to call the API: where, which domain, with which key. */

@@ -3,6 +3,7 @@ import { onTestFinished } from "vitest";
 import type { Clock } from "../../../src/engine/context/clock.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import { executeRun, type RunReport } from "../../../src/engine/runs/job-runner.ts";
+import { pipelineServices } from "../../../src/engine/runs/pipeline-services.ts";
 import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
 import { typed } from "../../../src/infra/db/open-database.ts";
 import {
@@ -10,6 +11,7 @@ import {
   startMailgunFake,
 } from "../../../src/pipelines/email-analytics/fake/mailgun-fake.ts";
 import { emailAnalyticsPipeline } from "../../../src/pipelines/email-analytics/index.ts";
+import type { EmailAnalyticsSettings } from "../../../src/pipelines/email-analytics/settings.ts";
 import type { EmailAnalyticsTables } from "../../../src/pipelines/email-analytics/tables.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { openTestRuntime } from "../../../src/testing/test-runtime.ts";
@@ -47,6 +49,11 @@ export async function openEaRuntime(
     },
   };
   return { runtime, fake, logs: lines };
+}
+
+/** The pipeline's services on the runtime, as a command, route or panel gets them. */
+export function eaServices(runtime: Runtime) {
+  return pipelineServices<EmailAnalyticsSettings>(runtime, "email-analytics");
 }
 
 /** The pipeline's tables on the runtime's database. */

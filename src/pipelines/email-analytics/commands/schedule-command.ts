@@ -1,10 +1,5 @@
-import {
-  AlreadyRunningError,
-  type CliServices,
-  type Runtime,
-  typed,
-  UsageError,
-} from "../../../engine/index.ts";
+import { AlreadyRunningError, type CliServices, type PipelineServices, UsageError } from "tidemark";
+import { typed } from "tidemark/kit";
 import { FETCH_LEASE_KEY } from "../params.ts";
 import {
   clearSchedule,
@@ -82,24 +77,30 @@ export function validateRange(
  * Schedules a backfill (Ghost's `schedule({begin, end})`): refused while a scheduled backfill is
  * being fetched (cancel it first), as Ghost does.
  */
-export async function scheduleBackfill(runtime: Runtime, range: ScheduledRange): Promise<void> {
-  const db = typed<EmailAnalyticsTables>(runtime.db);
+/** What scheduling and cancelling a backfill use. */
+export type ScheduleServices = Pick<PipelineServices, "db" | "clock" | "leases">;
+
+export async function scheduleBackfill(
+  services: ScheduleServices,
+  range: ScheduledRange,
+): Promise<void> {
+  const db = typed<EmailAnalyticsTables>(services.db);
   const row = await getJobRow(db, JOB_ROWS.scheduled);
   if (
     row?.status === "started" &&
     scheduledRange(row) &&
-    (await runtime.leases.isHeld(FETCH_LEASE_KEY))
+    (await services.leases.isHeld(FETCH_LEASE_KEY))
   ) {
     throw new AlreadyRunningError("the scheduled backfill", undefined);
   }
-  await db.transaction().execute((tx) => setSchedule(tx, range, runtime.clock.now()));
+  await db.transaction().execute((tx) => setSchedule(tx, range, services.clock.now()));
 }
 
 /** Cancels the backfill; false when none was scheduled. A running fetch stops at its next page. */
-export async function cancelBackfill(runtime: Runtime): Promise<boolean> {
-  const db = typed<EmailAnalyticsTables>(runtime.db);
+export async function cancelBackfill(services: ScheduleServices): Promise<boolean> {
+  const db = typed<EmailAnalyticsTables>(services.db);
   if (!scheduledRange(await getJobRow(db, JOB_ROWS.scheduled))) return false;
-  await db.transaction().execute((tx) => clearSchedule(tx, runtime.clock.now()));
+  await db.transaction().execute((tx) => clearSchedule(tx, services.clock.now()));
   return true;
 }
 
@@ -112,7 +113,7 @@ export async function scheduleCommand(
     if (options.begin !== undefined || options.end !== undefined) {
       throw new UsageError("--cancel takes no --begin or --end");
     }
-    const canceled = await cancelBackfill(await services.runtime());
+    const canceled = await cancelBackfill(await services.services());
     services.print(canceled ? "Scheduled backfill cancelled" : "No backfill was scheduled");
     return;
   }
@@ -120,7 +121,7 @@ export async function scheduleCommand(
     throw new UsageError("schedule needs --begin and --end (or --cancel)");
   }
   const range = validateRange(options.begin, options.end);
-  await scheduleBackfill(await services.runtime(), range);
+  await scheduleBackfill(await services.services(), range);
   services.print(
     `Scheduled backfill from ${range.begin} until ${range.end}: the next fetch cycles read it`,
   );

@@ -4,7 +4,8 @@
  * throughput and per-type counts, the lag warning, whether a fetch is running.
  */
 import type { Registry as PromRegistry } from "prom-client";
-import type { Runtime } from "../../../engine/index.ts";
+import type { Config, MetricsServices } from "tidemark";
+import { type EmailAnalyticsSettings, emailAnalyticsSettingsSchema } from "../settings.ts";
 import { type EmailAnalyticsStatus, emailAnalyticsStatus } from "./status.ts";
 
 /** One gauge: its name, help, labels and how to read its samples from a status. */
@@ -101,17 +102,45 @@ export const EMAIL_ANALYTICS_GAUGES: readonly GaugeSpec[] = [
   },
 ];
 
+/** What a scrape may be handed besides MetricsServices: the pipeline's settings, the config. */
+type ScrapeServices = MetricsServices & {
+  readonly settings?: unknown;
+  readonly config?: Pick<Config, "settings">;
+};
+
+const hasThreshold = (v: unknown): v is Pick<EmailAnalyticsSettings, "openedLagWarningMinutes"> =>
+  typeof (v as { openedLagWarningMinutes?: unknown } | undefined)?.openedLagWarningMinutes ===
+  "number";
+
+/**
+ * The opened-lag warning threshold a scrape compares with. MetricsServices carries no settings,
+ * so this reads the validated settings the process was given, when it was handed them (its
+ * services' `settings`, or its configuration's `settings`), else the schema's default.
+ */
+export function scrapeLagThreshold(services: ScrapeServices): number {
+  const given = [services.settings, services.config?.settings?.["email-analytics"]];
+  const found = given.find(hasThreshold);
+  return found
+    ? found.openedLagWarningMinutes
+    : emailAnalyticsSettingsSchema.shape.opened_lag_warning_minutes.parse(undefined);
+}
+
 /** Registers the gauges on `register`; one status read serves every gauge of a scrape. */
 export async function registerEmailAnalyticsMetrics(
   register: PromRegistry,
-  runtime: Runtime,
+  services: MetricsServices,
 ): Promise<void> {
+  const status = {
+    db: services.db,
+    clock: services.clock,
+    leases: services.leases,
+    settings: { openedLagWarningMinutes: scrapeLagThreshold(services) },
+  };
   const { Gauge } = await import("prom-client");
   let cached: { at: number; data: Promise<EmailAnalyticsStatus> } | undefined;
   const current = () => {
     const now = Date.now();
-    if (!cached || now - cached.at > 1000)
-      cached = { at: now, data: emailAnalyticsStatus(runtime) };
+    if (!cached || now - cached.at > 1000) cached = { at: now, data: emailAnalyticsStatus(status) };
     return cached.data;
   };
   for (const spec of EMAIL_ANALYTICS_GAUGES) {

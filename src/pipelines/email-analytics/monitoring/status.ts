@@ -1,7 +1,8 @@
-import { type Runtime, typed } from "../../../engine/index.ts";
+import type { PipelineServices } from "tidemark";
+import { typed } from "tidemark/kit";
 import { FETCH_LEASE_KEY } from "../params.ts";
 import { getJobRows, JOB_ROWS, parseMetadata, scheduledRange } from "../repos/ghost-jobs-repo.ts";
-import { resolveEmailAnalyticsSettings } from "../settings.ts";
+import type { EmailAnalyticsSettings } from "../settings.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** One phase's `jobs` row as status shows it. */
@@ -33,11 +34,19 @@ export interface EmailAnalyticsStatus {
   out_of_window: number;
 }
 
+/** What status reads: the tables, the clock, the fetch's lease and the lag warning threshold. */
+export type StatusServices = Pick<
+  PipelineServices<Pick<EmailAnalyticsSettings, "openedLagWarningMinutes">>,
+  "db" | "clock" | "leases" | "settings"
+>;
+
 /** Reads the four job rows, the lease and the backfill schedule. */
-export async function emailAnalyticsStatus(runtime: Runtime): Promise<EmailAnalyticsStatus> {
-  const db = typed<EmailAnalyticsTables>(runtime.db);
+export async function emailAnalyticsStatus(
+  services: StatusServices,
+): Promise<EmailAnalyticsStatus> {
+  const db = typed<EmailAnalyticsTables>(services.db);
   const rows = await getJobRows(db);
-  const now = runtime.clock.now().getTime();
+  const now = services.clock.now().getTime();
   const jobs = Object.values(JOB_ROWS).map((name): JobRowStatus => {
     const row = rows.find((r) => r.name === name);
     const watermark = row?.finished_at ?? row?.started_at ?? null;
@@ -54,10 +63,7 @@ export async function emailAnalyticsStatus(runtime: Runtime): Promise<EmailAnaly
       out_of_window: Number.isFinite(skipped) ? skipped : 0,
     };
   });
-  const threshold = resolveEmailAnalyticsSettings(
-    runtime.config,
-    runtime.environ,
-  ).openedLagWarningMinutes;
+  const threshold = services.settings.openedLagWarningMinutes;
   const opened = jobs[0]?.lag_seconds ?? null;
   const openedMinutes = opened === null ? null : Math.floor(opened / 60);
   const count = await db
@@ -65,7 +71,7 @@ export async function emailAnalyticsStatus(runtime: Runtime): Promise<EmailAnaly
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .executeTakeFirst();
   return {
-    running: await runtime.leases.isHeld(FETCH_LEASE_KEY),
+    running: await services.leases.isHeld(FETCH_LEASE_KEY),
     jobs,
     opened_lag_minutes: openedMinutes,
     opened_lag_warning_minutes: threshold,

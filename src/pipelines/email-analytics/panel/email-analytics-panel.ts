@@ -2,12 +2,13 @@ import {
   type PanelBlock,
   type PanelModule,
   type PanelRun,
-  type Runtime,
+  type PipelineServices,
   runOrderChart,
   summaryNumber,
-  typed,
-} from "../../../engine/index.ts";
+} from "tidemark";
+import { typed } from "tidemark/kit";
 import { emailAnalyticsStatus } from "../monitoring/status.ts";
+import { emailAnalyticsServices } from "../settings.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** Emails in the table and the chart, newest first. */
@@ -21,8 +22,8 @@ function minutes(seconds: number | null): string {
   return seconds === null ? "—" : `${Math.floor(seconds / 60)} min`;
 }
 
-async function emailBlocks(runtime: Runtime): Promise<PanelBlock[]> {
-  const emails = await typed<EmailAnalyticsTables>(runtime.db)
+async function emailBlocks(services: Pick<PipelineServices, "db">): Promise<PanelBlock[]> {
+  const emails = await typed<EmailAnalyticsTables>(services.db)
     .selectFrom("emails")
     .select([
       "id",
@@ -103,9 +104,9 @@ function eventsChart(runs: readonly PanelRun[]): PanelBlock {
 
 /** The email-analytics panel: the fetch job rows and their lag, each email's rates, open rates. */
 export const emailAnalyticsPanel: PanelModule = {
-  async view({ runtime, recentRuns }) {
+  async view({ services, recentRuns }) {
     const [status, runs] = await Promise.all([
-      emailAnalyticsStatus(runtime),
+      emailAnalyticsStatus(emailAnalyticsServices(services)),
       recentRuns({ limit: CHART_RUNS }),
     ]);
     const lag = status.opened_lag_minutes;
@@ -140,7 +141,7 @@ export const emailAnalyticsPanel: PanelModule = {
               : { text: "0", tone: "muted" },
           ]),
         },
-        ...(await emailBlocks(runtime)),
+        ...(await emailBlocks(services)),
         eventsChart(runs),
       ],
     };

@@ -1,4 +1,5 @@
-import { NotFoundError, type Runtime, typed } from "../../../engine/index.ts";
+import { NotFoundError, type PipelineServices } from "tidemark";
+import { typed } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** What `tidemark email-analytics stats <email-id>` shows. */
@@ -22,8 +23,11 @@ export interface EmailStats {
 }
 
 /** Reads one email's statistics; NotFoundError (exit 2) for an unknown id. */
-export async function emailStats(runtime: Runtime, emailId: string): Promise<EmailStats> {
-  const db = typed<EmailAnalyticsTables>(runtime.db);
+export async function emailStats(
+  services: Pick<PipelineServices, "db">,
+  emailId: string,
+): Promise<EmailStats> {
+  const db = typed<EmailAnalyticsTables>(services.db);
   const email = await db
     .selectFrom("emails")
     .selectAll()
@@ -91,10 +95,10 @@ export function emailStatsLines(s: EmailStats): string[] {
 
 /** Members' statistics as the demo prints them (the most engaged first). */
 export async function topMembers(
-  runtime: Runtime,
+  services: Pick<PipelineServices, "db">,
   limit: number,
 ): Promise<EmailAnalyticsTables["members"][]> {
-  return typed<EmailAnalyticsTables>(runtime.db)
+  return typed<EmailAnalyticsTables>(services.db)
     .selectFrom("members")
     .selectAll()
     .orderBy("email_opened_count", "desc")
