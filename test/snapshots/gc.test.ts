@@ -29,7 +29,7 @@ describeEachDialect("snapshots gc", (h) => {
     const [s1, s2, s3] = await threeStates(t);
     // now = T0+3h: s1 replaced at T0+1h (2 h ago), s2 at T0+2h (1 h ago).
     t.clock.advance(10.5 * HOUR); // s1 replaced 12.5 h ago, s2 11.5 h ago
-    let report = await runGc(t.rt, { dryRun: false });
+    let report = await runGc(t.services, { dryRun: false });
     expect(report.deleted.filter((i) => i.kind === "state").map((i) => i.key)).toEqual([
       `state_store/acme/${s1}`,
     ]);
@@ -39,13 +39,13 @@ describeEachDialect("snapshots gc", (h) => {
     expect(existsSync(t.file(`state_store/acme/${s1}`))).toBe(false);
     expect(existsSync(t.file(`state_store/acme/${s2}`))).toBe(true);
     t.clock.advance(HOUR);
-    report = await runGc(t.rt, { dryRun: false });
+    report = await runGc(t.services, { dryRun: false });
     expect(report.deleted.filter((i) => i.kind === "state").map((i) => i.key)).toEqual([
       `state_store/acme/${s2}`,
     ]);
     // The active state is never a candidate, however old.
     t.clock.advance(1000 * DAY);
-    await runGc(t.rt, { dryRun: false });
+    await runGc(t.services, { dryRun: false });
     expect(readdirSync(t.file("state_store/acme"))).toEqual([s3]);
     expect((await t.stateFacts("acme"))[0]).toMatchObject({ payload: { qty: 3 } });
   });
@@ -55,7 +55,7 @@ describeEachDialect("snapshots gc", (h) => {
     t.config("acme", `${CONFIG}state_retention_hours: 48\n`);
     const [s1] = await threeStates(t);
     t.clock.advance(30 * HOUR);
-    const report = await runGc(t.rt, { dryRun: false });
+    const report = await runGc(t.services, { dryRun: false });
     expect(report.deleted.filter((i) => i.kind === "state")).toEqual([]);
     expect(existsSync(t.file(`state_store/acme/${s1}`))).toBe(true);
   });
@@ -70,7 +70,7 @@ describeEachDialect("snapshots gc", (h) => {
     await t.put("acme", "junk.csv", "nonsense\n");
     const failed = (await t.ingest("acme")).result;
     t.clock.advance(31 * DAY);
-    let report = await runGc(t.rt, { dryRun: false });
+    let report = await runGc(t.services, { dryRun: false });
     const kinds = (k: string) => report.deleted.filter((i) => i.kind === k).map((i) => i.key);
     expect(kinds("quarantine")).toEqual(["quarantine/acme/broken/junk.csv"]);
     expect(kinds("archive").sort()).toEqual([
@@ -85,7 +85,7 @@ describeEachDialect("snapshots gc", (h) => {
     expect(existsSync(t.file(`runs/${s3}/manifest.json`))).toBe(true);
     expect(kinds("accepted")).toEqual([]);
     t.clock.advance(150 * DAY);
-    report = await runGc(t.rt, { dryRun: false });
+    report = await runGc(t.services, { dryRun: false });
     expect(report.deleted.filter((i) => i.kind === "accepted")).toHaveLength(2);
     expect(
       readdirSync(t.file("accepted_runs/acme"), { recursive: true }).filter((n) =>
@@ -101,11 +101,11 @@ describeEachDialect("snapshots gc", (h) => {
     t.config("acme");
     const [s1] = await threeStates(t);
     t.clock.advance(20 * HOUR);
-    const dry = await runGc(t.rt, { dryRun: true });
+    const dry = await runGc(t.services, { dryRun: true });
     expect(dry.deleted.map((i) => i.key)).toContain(`state_store/acme/${s1}`);
     expect(existsSync(t.file(`state_store/acme/${s1}`))).toBe(true);
     await t.rt.leases.tryAcquire("snapshots:acme", "someone", 60_000);
-    const locked = await runGc(t.rt, { dryRun: false });
+    const locked = await runGc(t.services, { dryRun: false });
     expect(locked.skipped).toEqual([
       { supplier: "acme", reason: "locked", why: "locked: a run of this supplier is in progress" },
     ]);

@@ -18,7 +18,7 @@ describeEachDialect("snapshots monitoring", (h) => {
     await t.put("acme", "d1.csv", GOOD);
     await t.ingest("acme");
     t.clock.advance(90_000);
-    let [s] = await snapshotsStatus(t.rt);
+    let [s] = await snapshotsStatus(t.services);
     expect(s).toMatchObject({
       supplier: "acme",
       config: "ok",
@@ -31,7 +31,7 @@ describeEachDialect("snapshots monitoring", (h) => {
       await t.put("acme", `junk${n}.csv`, `nonsense ${n}\n`);
       await t.ingest("acme");
     }
-    [s] = await snapshotsStatus(t.rt);
+    [s] = await snapshotsStatus(t.services);
     expect(s).toMatchObject({
       consecutive_fails: 2,
       last_run: { status: "FAIL", reason_code: "REQUIRED_COLUMNS_MISSING" },
@@ -43,22 +43,22 @@ describeEachDialect("snapshots monitoring", (h) => {
       await t.put("acme", `again${n}.csv`, GOOD);
       await t.ingest("acme");
     }
-    [s] = await snapshotsStatus(t.rt);
+    [s] = await snapshotsStatus(t.services);
     expect(s!.identical_sha.count).toBe(2);
     expect(s!.alerts).not.toContain("SHA_DRIFT");
     await t.put("acme", "again3.csv", GOOD);
     await t.ingest("acme");
-    [s] = await snapshotsStatus(t.rt);
+    [s] = await snapshotsStatus(t.services);
     expect(s!.identical_sha.count).toBe(3);
     expect(s!.alerts).toContain("SHA_DRIFT");
 
     t.clock.advance(25 * 3_600_000);
-    [s] = await snapshotsStatus(t.rt);
+    [s] = await snapshotsStatus(t.services);
     expect(s!.alerts).toContain("STATE_STALE");
 
     await t.put("acme", "d2.csv", csv("A1,a,6,1.00"));
     await t.ingest("acme");
-    [s] = await snapshotsStatus(t.rt);
+    [s] = await snapshotsStatus(t.services);
     expect(s).toMatchObject({ consecutive_fails: 0, identical_sha: { count: 1 }, alerts: [] });
   });
 

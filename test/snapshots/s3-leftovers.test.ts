@@ -49,14 +49,14 @@ describeEachDialect("snapshots storage: s3 — leftovers of dead runs only", (h)
 
     // A run holds the supplier: gc leaves it alone.
     await t.rt.leases.tryAcquire("snapshots:acme", "someone", 60_000);
-    const locked = await runGc(t.rt, { dryRun: false, supplier: "acme" });
+    const locked = await runGc(t.services, { dryRun: false, supplier: "acme" });
     expect(locked.skipped).toEqual([
       { supplier: "acme", reason: "locked", why: "locked: a run of this supplier is in progress" },
     ]);
     expect(existsSync(dead) && existsSync(archived)).toBe(true);
     await t.rt.leases.release("snapshots:acme", "someone");
 
-    const dry = await runGc(t.rt, { dryRun: true, supplier: "acme" });
+    const dry = await runGc(t.services, { dryRun: true, supplier: "acme" });
     const listed = dry.deleted.filter((i) => i.kind === "workdir" || i.kind === "partial");
     expect(listed.map((i) => [i.kind, i.key, i.bytes, i.size]).sort()).toEqual(
       [
@@ -103,7 +103,7 @@ describeEachDialect("snapshots storage: s3 — leftovers of dead runs only", (h)
     const free = aged("zorg_20260101T000000Z_bbbbbb");
     file(path.join(scratch, "fresh", "x"), 1);
     await t.rt.leases.tryAcquire("snapshots:zed", "a-live-run", 60_000);
-    const report = await runGc(t.rt, { dryRun: false });
+    const report = await runGc(t.services, { dryRun: false });
     expect(report.deleted.map((i) => [i.supplier, i.kind, i.key, i.bytes]).sort()).toEqual(
       [
         ["*", "workdir", junk, 100],

@@ -91,4 +91,4 @@ export const snapshotsCommands: readonly CommandSpec[] = [
   },
 ];
 
-import type { CommandSpec } from "../../engine/define.ts";
+import type { CommandSpec } from "tidemark";

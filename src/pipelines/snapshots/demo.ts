@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type DemoContext, executeRun, formatTable } from "../../engine/index.ts";
+import type { DemoContext, PipelineServices } from "tidemark";
+import { formatTable } from "tidemark/kit";
 import {
   csvText,
   MINIMAL_CONFIG,
@@ -12,7 +13,7 @@ import { describeResult } from "./ingest/describe-result.ts";
 import type { IngestResult } from "./ingest/types.ts";
 import { inboxDir } from "./layout/tree.ts";
 import { lastRunText, snapshotsStatus } from "./monitoring/status.ts";
-import { resolveSettings } from "./settings.ts";
+import type { SnapshotSettings } from "./settings.ts";
 import { ensureSupplierJob } from "./suppliers/supplier-job.ts";
 
 const XLSX_CONFIG = `min_fact_count: 1
@@ -36,7 +37,9 @@ columns:
  * that work as printed (`ctx.command`) close the demo.
  */
 export async function runDemo(ctx: DemoContext): Promise<void> {
-  const settings = resolveSettings(ctx.runtime.config);
+  // The demo's services carry this pipeline's settings, validated with snapshotsSettings.
+  const services = ctx.services as PipelineServices<SnapshotSettings>;
+  const { settings } = services;
   const inbox = (supplier: string) => path.join(settings.root, ...inboxDir(supplier).split("/"));
   await writeSupplierConfig(
     settings.configDir,
@@ -51,17 +54,17 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
   const lastRun = new Map<string, string>();
   const run = async (supplier: string, step: string) => {
     ctx.print(`\n-- ${step}`);
-    const job = await ensureSupplierJob(ctx.runtime, supplier);
+    const job = await ensureSupplierJob(services, supplier);
     if (job.added) ctx.print(`(job ${job.name} added: the runs of ${supplier} belong to it)`);
-    const report = await executeRun(ctx.runtime, {
-      jobName: job.name,
-      jobType: "snapshots.ingest",
-      params: job.params,
+    const report = await ctx.runJob({
+      job: job.name,
+      type: "snapshots.ingest",
+      params: job.params as Record<string, unknown>,
     });
     lastRun.set(supplier, report.runId);
     const result = report.summary as unknown as IngestResult;
     if (result.run_id) for (const line of describeResult(result)) ctx.print(line);
-    else ctx.print(`${supplier}: error ${report.error}`);
+    else ctx.print(`${supplier}: error ${report.error ?? null}`);
   };
 
   const rows = stockRows(40, 7).map(({ category: _c, ...r }) => r);
@@ -96,7 +99,7 @@ export async function runDemo(ctx: DemoContext): Promise<void> {
   await run("acme-xlsx", "a 3-sheet XLSX: one category_key per sheet");
 
   ctx.print("\n-- tidemark snapshots status");
-  const statuses = await snapshotsStatus(ctx.runtime);
+  const statuses = await snapshotsStatus(services);
   ctx.print(
     formatTable(
       ["SUPPLIER", "STATE", "FACTS", "LAST RUN", "FAILS", "SAME SHA"],

@@ -3,7 +3,7 @@
  * (CSV/XLSX) from an inbox into an immutable, atomically published per-supplier state.
  * This module stays light (zod + definition helpers): every implementation loads on first use.
  */
-import { defineJobType, definePipeline } from "../../engine/define.ts";
+import { defineJobType, definePipeline } from "tidemark";
 import { snapshotsCommands } from "./commands.ts";
 import { describeResult } from "./ingest/describe-result.ts";
 import type { IngestResult } from "./ingest/types.ts";
@@ -37,12 +37,15 @@ export const snapshotsPipeline = definePipeline({
   migrations: async () => ({
     "0001-snapshots": await import("./migrations/0001-snapshots.ts"),
   }),
-  async metrics(register, runtime) {
-    const [{ registerSnapshotsMetrics }, { snapshotsStatus }] = await Promise.all([
-      import("./monitoring/metrics.ts"),
-      import("./monitoring/status.ts"),
-    ]);
-    await registerSnapshotsMetrics(register, () => snapshotsStatus(runtime));
+  async metrics(register, services) {
+    const [{ registerSnapshotsMetrics }, { metricsStatusSources }, { snapshotsStatus }] =
+      await Promise.all([
+        import("./monitoring/metrics.ts"),
+        import("./monitoring/metrics-sources.ts"),
+        import("./monitoring/status.ts"),
+      ]);
+    const sources = metricsStatusSources(services);
+    await registerSnapshotsMetrics(register, () => snapshotsStatus(sources));
   },
   commandGroups: [
     {

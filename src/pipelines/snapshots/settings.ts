@@ -1,13 +1,7 @@
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
+import { ConfigError, defineSettings, type SettingsBase } from "tidemark";
 import { z } from "zod";
-import {
-  type Config,
-  ConfigError,
-  defineSettings,
-  resolvePipelineSettings,
-  type SettingsBase,
-} from "../../engine/define.ts";
 
 /** Default root, relative to the data dir (fs) or as a key prefix in the blob store (s3). */
 export const DEFAULT_ROOT = "etl_data/raw_v1";
@@ -23,7 +17,7 @@ const keyPrefix = z
 
 const settingsSchema = z
   .object({
-    /** `fs`: a folder tree, state published by symlink swap; `s3`: the runtime blob store. */
+    /** `fs`: a folder tree, state published by symlink swap; `s3`: the configured blob store. */
     storage: z.enum(["fs", "s3"]).default("fs"),
     /** fs: folder (relative paths are under the data dir); s3: key prefix in the blob store. */
     root: z.string().min(1).optional(),
@@ -77,15 +71,3 @@ function resolve(s: z.output<typeof settingsSchema>, base: SettingsBase): Snapsh
 
 /** `pipelines.snapshots` in tidemark.yaml, validated when the configuration loads. */
 export const snapshotsSettings = defineSettings({ schema: settingsSchema, resolve });
-
-/**
- * The snapshots settings of a configuration: validated at load, or now for a configuration
- * loaded without the pipelines' specs. Errors name the key, e.g. `pipelines.snapshots.storage`.
- */
-export function resolveSettings(config: Config): SnapshotSettings {
-  const loaded = config.settings.snapshots as SnapshotSettings | undefined;
-  return (
-    loaded ??
-    resolvePipelineSettings("snapshots", snapshotsSettings, config.pipelines.snapshots, {}, config)
-  );
-}

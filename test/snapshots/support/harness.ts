@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { PipelineServices } from "../../../src/engine/registry/pipeline-services.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import { executeRun, type RunReport } from "../../../src/engine/runs/job-runner.ts";
+import { pipelineServices } from "../../../src/engine/runs/pipeline-services.ts";
 import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
 import type { BlobStore } from "../../../src/infra/blobs/blob-store.ts";
 import { MINIMAL_CONFIG } from "../../../src/pipelines/snapshots/fake/supplier-files.ts";
@@ -9,10 +11,7 @@ import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
 import { ingestSupplier } from "../../../src/pipelines/snapshots/ingest/ingest-supplier.ts";
 import { newSnapshotRunId } from "../../../src/pipelines/snapshots/ingest/run-id.ts";
 import type { IngestResult } from "../../../src/pipelines/snapshots/ingest/types.ts";
-import {
-  resolveSettings,
-  type SnapshotSettings,
-} from "../../../src/pipelines/snapshots/settings.ts";
+import type { SnapshotSettings } from "../../../src/pipelines/snapshots/settings.ts";
 import { openStorage } from "../../../src/pipelines/snapshots/storage/open-storage.ts";
 import type { SnapshotStorage } from "../../../src/pipelines/snapshots/storage/snapshot-storage.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
@@ -33,6 +32,8 @@ export function csv(...rows: string[]): string {
 /** A migrated runtime with the snapshots pipeline, a manual clock and helpers on its tree. */
 export interface SnapHarness {
   rt: Runtime;
+  /** The snapshots pipeline's services on rt (its settings validated as tidemark.yaml's). */
+  services: PipelineServices<SnapshotSettings>;
   clock: ManualClock;
   settings: SnapshotSettings;
   storage: SnapshotStorage;
@@ -71,11 +72,13 @@ export async function snapshotHarness(
     ...options.settings,
   };
   const rt: Runtime = options.blobs ? { ...base, blobs: options.blobs } : base;
-  const settings = resolveSettings(rt.config);
+  const services = pipelineServices<SnapshotSettings>(rt, "snapshots");
+  const { settings } = services;
   const storage = openStorage(settings, rt.blobs);
   const file = (key: string) => path.join(settings.root, ...key.split("/"));
   const harness: SnapHarness = {
     rt,
+    services,
     clock,
     settings,
     storage,

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
-import { startWorkerThread } from "../../../engine/index.ts";
+import { startWorkerThread } from "tidemark/kit";
 import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";

@@ -1,7 +1,8 @@
-import { type CliServices, ExitCode, TidemarkError } from "../../../engine/index.ts";
+import { type CliServices, ExitCode, TidemarkError } from "tidemark";
 import { type GcReport, runGc } from "../gc/run-gc.ts";
 import { formatBytes } from "../ingest/byte-size.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 /**
@@ -14,9 +15,9 @@ export async function gcCommand(
   opts: { dryRun?: boolean; supplier?: string; json?: boolean },
 ): Promise<void> {
   if (opts.supplier !== undefined) checkSupplierName(opts.supplier);
-  const runtime = await services.runtime();
-  if (opts.supplier !== undefined) await requireKnownSupplier(runtime, opts.supplier);
-  const report = await runGc(runtime, { dryRun: opts.dryRun ?? false, supplier: opts.supplier });
+  const pipeline = await services.services<SnapshotSettings>();
+  if (opts.supplier !== undefined) await requireKnownSupplier(pipeline, opts.supplier);
+  const report = await runGc(pipeline, { dryRun: opts.dryRun ?? false, supplier: opts.supplier });
   const invalid = report.skipped.filter((s) => s.reason === "invalid-config");
   // The supplier asked for was not collected at all: an error, not a report.
   if (opts.supplier !== undefined && invalid.length > 0) {

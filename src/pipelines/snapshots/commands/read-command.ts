@@ -1,7 +1,7 @@
-import { type CliServices, NotFoundError } from "../../../engine/index.ts";
+import { type CliServices, NotFoundError } from "tidemark";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { STATE_FILES } from "../layout/tree.ts";
-import { resolveSettings } from "../settings.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
@@ -12,9 +12,9 @@ import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
  */
 export async function readCommand(services: CliServices, supplierName: string): Promise<void> {
   const supplier = checkSupplierName(supplierName);
-  const runtime = await services.runtime();
-  await requireKnownSupplier(runtime, supplier);
-  const storage = openStorage(resolveSettings(runtime.config), runtime.blobs);
+  const pipeline = await services.services<SnapshotSettings>();
+  await requireKnownSupplier(pipeline, supplier);
+  const storage = openStorage(pipeline.settings, pipeline.blobs);
   const pointer = await storage.readCurrent(supplier);
   if (!pointer) throw new NotFoundError(`supplier ${supplier} has no published state`);
   const stream = await storage.openRead(`${pointer.state_path}/${STATE_FILES.facts}`);

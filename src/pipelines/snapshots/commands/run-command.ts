@@ -3,18 +3,17 @@ import {
   AlreadyRunningError,
   type CliServices,
   ExitCode,
-  executeRun,
-  interruptSignal,
-  type Runtime,
+  type PipelineServices,
   TidemarkError,
   UsageError,
-} from "../../../engine/index.ts";
+} from "tidemark";
+import { interruptSignal } from "tidemark/kit";
 import { describeResult } from "../ingest/describe-result.ts";
 import { planIngestion } from "../ingest/plan-run.ts";
 import type { IngestResult } from "../ingest/types.ts";
 import { checkSupplierName, isSupplierName } from "../layout/supplier-name.ts";
 import { supplierLeaseKey } from "../params.ts";
-import { resolveSettings } from "../settings.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 import { ensureSupplierJob, findSupplierJob, supplierJobName } from "../suppliers/supplier-job.ts";
@@ -57,19 +56,22 @@ async function allSuppliers(configDir: string, inboxes: string[]): Promise<strin
   return [...new Set([...configs, ...inboxes])].filter(isSupplierName).sort();
 }
 
+/** The pipeline's services, as the snapshots commands get them. */
+type Services = PipelineServices<SnapshotSettings>;
+
 /** One supplier's engine run of its stored job (added when it has none). */
 async function runSupplier(
-  runtime: Runtime,
+  services: Services,
   s: string,
   signal: AbortSignal,
   added: string[],
 ): Promise<Outcome> {
-  const job = await ensureSupplierJob(runtime, s);
+  const job = await ensureSupplierJob(services, s);
   if (job.added) added.push(job.name);
   try {
-    const report = await executeRun(runtime, {
-      jobName: job.name,
-      jobType: "snapshots.ingest",
+    const report = await services.runJob({
+      job: job.name,
+      type: "snapshots.ingest",
       params: job.params,
       signal,
     });
@@ -90,15 +92,14 @@ async function runSupplier(
  * live run holds the supplier's lock, the answer is what a real run would get (locked): a plan
  * read mid-run would show that run's half-written state as an interrupted run to recover.
  */
-async function planSupplier(runtime: Runtime, s: string, added: string[]): Promise<Outcome> {
-  const job = (await findSupplierJob(runtime, s))?.name;
-  const lease = await runtime.leases.get(supplierLeaseKey(s));
-  if (lease && lease.expires_at > runtime.clock.now().toISOString()) {
+async function planSupplier(services: Services, s: string, added: string[]): Promise<Outcome> {
+  const job = (await findSupplierJob(services, s))?.name;
+  const lease = await services.leases.get(supplierLeaseKey(s));
+  if (lease && lease.expires_at > services.clock.now().toISOString()) {
     return { job: job ?? supplierJobName(s), supplier: s, kind: "locked", holder: lease.holder };
   }
   if (!job) added.push(supplierJobName(s));
-  const settings = resolveSettings(runtime.config);
-  const deps = { ...runtime, settings, storage: openStorage(settings, runtime.blobs) };
+  const deps = { ...services, storage: openStorage(services.settings, services.blobs) };
   const result = await planIngestion(deps, s, "");
   return { job: job ?? supplierJobName(s), supplier: s, kind: "result", result };
 }
@@ -117,14 +118,14 @@ export async function runCommand(
 ): Promise<void> {
   if (!supplier === !opts.all) throw new UsageError("give either a supplier name or --all");
   if (supplier) checkSupplierName(supplier);
-  const runtime = await services.runtime();
-  if (supplier) await requireKnownSupplier(runtime, supplier);
-  const settings = resolveSettings(runtime.config);
+  const pipeline = await services.services<SnapshotSettings>();
+  if (supplier) await requireKnownSupplier(pipeline, supplier);
+  const { settings } = pipeline;
   const suppliers = supplier
     ? [supplier]
     : await allSuppliers(
         settings.configDir,
-        await openStorage(settings, runtime.blobs).listDirs("inbox"),
+        await openStorage(settings, pipeline.blobs).listDirs("inbox"),
       );
   const outcomes: Outcome[] = [];
   const added: string[] = [];
@@ -133,8 +134,8 @@ export async function runCommand(
     for (const s of suppliers) {
       outcomes.push(
         opts.dryRun
-          ? await planSupplier(runtime, s, added)
-          : await runSupplier(runtime, s, interrupt.signal, added),
+          ? await planSupplier(pipeline, s, added)
+          : await runSupplier(pipeline, s, interrupt.signal, added),
       );
       if (interrupt.signal.aborted) break;
     }

@@ -1,6 +1,7 @@
-import type { CliServices } from "../../../engine/index.ts";
+import type { CliServices } from "tidemark";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
 
 function age(seconds: number): string {
@@ -17,9 +18,9 @@ export async function statusCommand(
   opts: { json?: boolean },
 ): Promise<void> {
   if (supplier) checkSupplierName(supplier);
-  const runtime = await services.runtime();
-  if (supplier) await requireKnownSupplier(runtime, supplier);
-  const statuses = await snapshotsStatus(runtime, { supplier });
+  const pipeline = await services.services<SnapshotSettings>();
+  if (supplier) await requireKnownSupplier(pipeline, supplier);
+  const statuses = await snapshotsStatus(pipeline, { supplier });
   if (opts.json) {
     services.printJson(supplier ? statuses[0] : statuses);
     return;

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type CliServices, JobService, UsageError } from "../../../engine/index.ts";
+import { type CliServices, type PipelineServices, UsageError } from "tidemark";
 import { supplierConfigFile } from "../config/load-supplier-config.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { inboxDir } from "../layout/tree.ts";
-import { resolveSettings } from "../settings.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import {
   DQ_DEFAULTS,
   type DqValues,
@@ -56,6 +56,48 @@ async function writeWhole(file: string, text: string): Promise<void> {
 }
 
 /**
+ * Stores the job `snapshots.<supplier>`: added when there is none, its schedule and time zone
+ * changed when given, else kept. The store validates the spec (a bad schedule is exit 2)
+ * before anything else is written. Says what it did, for the report.
+ */
+async function storeSupplierJob(
+  services: PipelineServices<SnapshotSettings>,
+  supplier: string,
+  opts: SupplierAddOptions,
+): Promise<{ jobLine: string; schedule: string | null; timezone: string }> {
+  const jobName = supplierJobName(supplier);
+  const job = await services.jobs.get(jobName);
+  const spec = {
+    name: jobName,
+    type: "snapshots.ingest",
+    params: { supplier },
+    schedule: opts.schedule ?? job?.schedule ?? null,
+    timezone: opts.timezone ?? job?.timezone ?? "UTC",
+    enabled: job?.enabled ?? true,
+  };
+  let jobLine: string;
+  if (!job) {
+    await services.jobs.add(spec);
+    jobLine = `${jobName} added`;
+  } else if (opts.schedule !== undefined || opts.timezone !== undefined) {
+    await services.jobs.update(jobName, { schedule: spec.schedule, timezone: spec.timezone });
+    jobLine = `${jobName} updated`;
+  } else jobLine = `${jobName} kept as it was`;
+  return { jobLine, schedule: spec.schedule, timezone: spec.timezone };
+}
+
+/** Where to drop the supplier's files: its inbox folder (created, fs) or key prefix (s3). */
+async function prepareInbox(settings: SnapshotSettings, supplier: string): Promise<string> {
+  const inboxKey = inboxDir(supplier);
+  if (settings.storage === "fs") {
+    const dir = path.join(settings.root, ...inboxKey.split("/"));
+    await mkdir(dir, { recursive: true });
+    return `${dir}${path.sep}`;
+  }
+  return `${settings.root}/${inboxKey}/ (key prefix in the blob store of tidemark.yaml)`;
+}
+
+/**
  * `tidemark snapshots supplier add <name>`: writes the supplier's DQ config (every key shown,
  * commented), creates its inbox folder (fs storage) and the job `snapshots.<name>`, and says
  * where to drop files and how to run it. Everything is checked before anything is written:
@@ -69,8 +111,8 @@ export async function supplierAddCommand(
 ): Promise<void> {
   const supplier = checkSupplierName(name);
   const dq = dqValuesOf(opts);
-  const runtime = await services.runtime();
-  const settings = resolveSettings(runtime.config);
+  const pipeline = await services.services<SnapshotSettings>();
+  const { settings } = pipeline;
   const file = supplierConfigFile(settings.configDir, supplier);
   const existed = existsSync(file);
   if (existed && !opts.force) {
@@ -78,46 +120,19 @@ export async function supplierAddCommand(
       `supplier ${supplier} already has a config file ${file} (--force overwrites it)`,
     );
   }
-  await checkSupplierJobName(runtime, supplier);
-  const jobs = new JobService(runtime.db, runtime.registry, runtime.clock);
-  const jobName = supplierJobName(supplier);
-  const job = await jobs.repo.get(jobName);
-  const spec = {
-    name: jobName,
-    type: "snapshots.ingest",
-    params: { supplier },
-    schedule: opts.schedule ?? job?.schedule ?? null,
-    timezone: opts.timezone ?? job?.timezone ?? "UTC",
-    enabled: job?.enabled ?? true,
-  };
-  jobs.validateSpec(spec);
-
+  await checkSupplierJobName(pipeline, supplier);
+  // The job first: storing it validates the schedule, so a bad one writes nothing.
+  const job = await storeSupplierJob(pipeline, supplier, opts);
   await writeWhole(file, supplierConfigTemplate(supplier, dq));
-  const inboxKey = inboxDir(supplier);
-  let inbox: string;
-  if (settings.storage === "fs") {
-    const dir = path.join(settings.root, ...inboxKey.split("/"));
-    await mkdir(dir, { recursive: true });
-    inbox = `${dir}${path.sep}`;
-  } else {
-    inbox = `${settings.root}/${inboxKey}/ (key prefix in the blob store of tidemark.yaml)`;
-  }
-  let jobLine: string;
-  if (!job) {
-    await jobs.add(spec);
-    jobLine = `${jobName} added`;
-  } else if (opts.schedule !== undefined || opts.timezone !== undefined) {
-    await jobs.update(jobName, { schedule: spec.schedule, timezone: spec.timezone });
-    jobLine = `${jobName} updated`;
-  } else jobLine = `${jobName} kept as it was`;
-  const when = spec.schedule ? `schedule "${spec.schedule}" ${spec.timezone}` : "no schedule";
+  const inbox = await prepareInbox(settings, supplier);
+  const when = job.schedule ? `schedule "${job.schedule}" ${job.timezone}` : "no schedule";
 
   services.print(`Supplier ${supplier} is set up.`);
   services.print(
     `  config: ${file}${existed ? " (overwritten)" : ""}  (min_fact_count ${dq.min_fact_count}, max_bad_ratio ${dq.max_bad_ratio}, allow_empty_snapshot ${dq.allow_empty_snapshot}; make key and columns match the supplier's files)`,
   );
   services.print(`  inbox:  ${inbox}  (drop full-snapshot CSV or XLSX files here)`);
-  services.print(`  job:    ${jobLine} (snapshots.ingest, ${when})`);
+  services.print(`  job:    ${job.jobLine} (snapshots.ingest, ${when})`);
   services.print(`Run it:   tidemark snapshots run ${supplier}`);
   services.print(`Then:     tidemark snapshots status ${supplier}`);
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { formatZodIssues, readYamlFile } from "../../../engine/index.ts";
+import { formatZodIssues, readYamlFile } from "tidemark/kit";
 import { DQ_KEYS, type SupplierConfig, supplierConfigSchema } from "./supplier-config.ts";
 
 /** A usable config, or why the run must FAIL (no DQ config → CONFIG_DQ_MISSING). */

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { UsageError } from "tidemark";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { UsageError } from "../../../engine/index.ts";
 import { MINIMAL_CONFIG } from "../fake/supplier-files.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { loadSupplierConfig } from "./load-supplier-config.ts";

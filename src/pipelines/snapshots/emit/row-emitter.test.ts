@@ -1,6 +1,6 @@
 import fc from "fast-check";
+import { canonicalJson, contentHash } from "tidemark/kit";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, contentHash } from "../../../engine/index.ts";
 import { GrowableBytes, MemoryKeyIndex } from "../artifacts/memory-sinks.ts";
 import { supplierConfigSchema } from "../config/supplier-config.ts";
 import { RowEmitter } from "./row-emitter.ts";

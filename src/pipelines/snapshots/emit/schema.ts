@@ -1,4 +1,4 @@
-import { compareCodePoints } from "../../../engine/index.ts";
+import { compareCodePoints } from "tidemark/kit";
 import { normalizeHeader, type SupplierConfig } from "../config/supplier-config.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
 

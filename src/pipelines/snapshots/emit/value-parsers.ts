@@ -3,7 +3,7 @@
  * or null for empty) or a RowProblem; problems are shared frozen objects so the hot path
  * allocates nothing on success or failure.
  */
-import { findLoneSurrogate } from "../../../engine/index.ts";
+import { findLoneSurrogate } from "tidemark/kit";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
 
 /** An XLSX cell holding a spreadsheet error such as `#N/A`. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { FakeOptions, RunningFake } from "../../../engine/index.ts";
+import type { FakeOptions, RunningFake } from "tidemark";
 import { inboxDir } from "../layout/tree.ts";
 import { DEFAULT_CONFIG_DIR, DEFAULT_ROOT } from "../settings.ts";
 import { DQ_DEFAULTS, supplierConfigTemplate } from "../suppliers/config-template.ts";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { type Runtime, startHeartbeat } from "../../../engine/index.ts";
+import type { PipelineServices } from "tidemark";
+import { startHeartbeat } from "tidemark/kit";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
 import { supplierConfigSchema } from "../config/supplier-config.ts";
 import { formatBytes } from "../ingest/byte-size.ts";
@@ -9,7 +10,7 @@ import { parseSnapshotRunId } from "../ingest/run-id.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { knownSuppliers } from "../monitoring/status.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
-import { resolveSettings } from "../settings.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 import { type GcItem, planSupplierGc } from "./plan-gc.ts";
@@ -24,6 +25,12 @@ export interface GcReport {
   /** Suppliers not collected, and why (locked by a run, invalid config). */
   skipped: Array<{ supplier: string; reason: "invalid-config" | "locked"; why: string }>;
 }
+
+/** What gc uses of the pipeline's services. */
+type GcServices = Pick<
+  PipelineServices<SnapshotSettings>,
+  "settings" | "blobs" | "clock" | "db" | "leases" | "logger" | "config"
+>;
 
 /** Retention used when a supplier has no config file. */
 const DEFAULTS = supplierConfigSchema.parse({
@@ -74,7 +81,7 @@ function leftoverItem(supplier: string, l: Leftover): GcItem {
  * supplier's, not a run's) once a day old, unless their supplier's lease is held (a live run).
  */
 async function staleScratch(
-  runtime: Runtime,
+  services: GcServices,
   storage: SnapshotStorage,
   seen: ReadonlySet<string>,
   now: Date,
@@ -84,7 +91,7 @@ async function staleScratch(
     if (now.getTime() - dir.mtimeMs <= 86_400_000) continue;
     const supplier = parseSnapshotRunId(dir.name)?.supplier;
     if (supplier && seen.has(supplier)) continue;
-    if (supplier && (await runtime.leases.isHeld(`snapshots:${supplier}`))) continue;
+    if (supplier && (await services.leases.isHeld(`snapshots:${supplier}`))) continue;
     out.push({
       supplier: "*",
       kind: "workdir",
@@ -102,12 +109,12 @@ async function staleScratch(
  * uploads); every deletion is sized. There is no way to delete the active state.
  */
 export async function runGc(
-  runtime: Runtime,
+  services: GcServices,
   options: { dryRun: boolean; supplier?: string },
 ): Promise<GcReport> {
-  const settings = resolveSettings(runtime.config);
-  const storage = openStorage(settings, runtime.blobs);
-  const now = runtime.clock.now();
+  const { settings } = services;
+  const storage = openStorage(settings, services.blobs);
+  const now = services.clock.now();
   const report: GcReport = {
     dryRun: options.dryRun,
     deleted: [],
@@ -115,7 +122,7 @@ export async function runGc(
     kept: [],
     skipped: [],
   };
-  const history = new HistoryRepo(runtime.db);
+  const history = new HistoryRepo(services.db);
   // Suppliers whose scratch folders were decided under their lease (or spared: it was held).
   const seen = new Set<string>();
   const suppliers = options.supplier
@@ -134,9 +141,9 @@ export async function runGc(
     const cfg = loaded.ok ? loaded.config : DEFAULTS;
     const key = `snapshots:${supplier}`;
     const holder = `gc_${randomBytes(4).toString("hex")}`;
-    const ttl = runtime.config.runs?.leaseTtlMs ?? 60_000;
+    const ttl = services.config.runs?.leaseTtlMs ?? 60_000;
     seen.add(supplier);
-    if (!(await runtime.leases.tryAcquire(key, holder, ttl))) {
+    if (!(await services.leases.tryAcquire(key, holder, ttl))) {
       report.skipped.push({
         supplier,
         reason: "locked",
@@ -146,11 +153,11 @@ export async function runGc(
     }
     let lost = false;
     const heartbeat = startHeartbeat({
-      leases: runtime.leases,
+      leases: services.leases,
       key,
       holder,
       ttlMs: ttl,
-      logger: runtime.logger,
+      logger: services.logger,
       onLost: () => {
         lost = true;
       },
@@ -170,11 +177,11 @@ export async function runGc(
       }
     } finally {
       heartbeat.stop();
-      await runtime.leases.release(key, holder);
+      await services.leases.release(key, holder);
     }
   }
   if (settings.storage === "s3" && !options.supplier) {
-    for (const item of await staleScratch(runtime, storage, seen, now)) {
+    for (const item of await staleScratch(services, storage, seen, now)) {
       const withSize = await sized(storage, item);
       if (!options.dryRun) await remove(storage, item);
       report.deleted.push(withSize);

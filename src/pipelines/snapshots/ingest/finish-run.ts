@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { codeCommit } from "../../../engine/index.ts";
+import { codeCommit } from "tidemark/kit";
 import { destinationDir, RUN_FILES, runDir } from "../layout/tree.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";
 import { WORK_KEYS_DIR } from "./parse-input.ts";

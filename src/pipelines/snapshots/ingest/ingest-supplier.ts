@@ -3,7 +3,7 @@
  * DQ → publication. The caller holds the supplier's lock: the engine lease
  * `snapshots:<supplier>` of the `snapshots.ingest` job type.
  */
-import { describeError } from "../../../engine/index.ts";
+import { describeError } from "tidemark";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
 import { checkSupplierName } from "../layout/supplier-name.ts";
 import { loadReasonCodes } from "../reason-codes/load-reason-codes.ts";

@@ -3,7 +3,7 @@
  * do, read from the tree, the supplier config and the history, writing nothing (no run row, no
  * recovery, no file move). It predicts recovery first, since a real run starts with it.
  */
-import type { Clock, Database } from "../../../engine/index.ts";
+import type { Clock, Database } from "tidemark";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
 import { inboxDir } from "../layout/tree.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";

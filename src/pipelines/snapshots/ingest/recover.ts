@@ -1,4 +1,4 @@
-import { codeCommit } from "../../../engine/index.ts";
+import { codeCommit } from "tidemark/kit";
 import {
   acceptedKey,
   destinationDir,

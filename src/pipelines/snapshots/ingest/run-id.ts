@@ -17,4 +17,4 @@ export function parseSnapshotRunId(
   return { supplier: m[1]!, startedAt: new Date(iso) };
 }
 
-import { newRunId } from "../../../engine/index.ts";
+import { newRunId } from "tidemark/kit";

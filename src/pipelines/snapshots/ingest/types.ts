@@ -1,4 +1,4 @@
-import type { Clock, Database, Logger } from "../../../engine/index.ts";
+import type { Clock, Database, Logger } from "tidemark";
 import type { SnapshotDiff } from "../artifacts/key-diff.ts";
 import type { SupplierConfig } from "../config/supplier-config.ts";
 import type { ReasonCode } from "../reason-codes/reason-code.ts";

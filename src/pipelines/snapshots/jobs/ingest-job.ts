@@ -1,8 +1,8 @@
-import type { JobContext, JobResult } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
 import { ingestSupplier } from "../ingest/ingest-supplier.ts";
 import { newSnapshotRunId, parseSnapshotRunId } from "../ingest/run-id.ts";
 import type { IngestResult } from "../ingest/types.ts";
-import { resolveSettings } from "../settings.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 
 /** The engine run's outcome for an ingestion result: PASS succeeded, FAIL failed, no input skipped. */
@@ -35,8 +35,11 @@ export function snapshotRunIdFor(ctx: JobContext, supplier: string): string {
 }
 
 /** `snapshots.ingest` job: one ingestion of params.supplier under the engine's lease. */
-export async function runIngestJob(ctx: JobContext, supplier: string): Promise<JobResult> {
-  const settings = resolveSettings(ctx.config);
+export async function runIngestJob(
+  ctx: JobContext<SnapshotSettings>,
+  supplier: string,
+): Promise<JobResult> {
+  const { settings } = ctx;
   const result = await ingestSupplier(
     {
       storage: openStorage(settings, ctx.blobs),

@@ -16,4 +16,4 @@ export function checkSupplierName(name: string): string {
   return name;
 }
 
-import { UsageError } from "../../../engine/define.ts";
+import { UsageError } from "tidemark";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { columnTypes, dialectOf, ensureSchema } from "../../../engine/index.ts";
+import { columnTypes, dialectOf, ensureSchema } from "tidemark/kit";
 
 /** Run history and inbox events of the snapshots pipeline. */
 export async function up(db: Kysely<object>): Promise<void> {

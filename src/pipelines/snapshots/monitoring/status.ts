@@ -5,13 +5,14 @@
  */
 
 import { existsSync, readdirSync } from "node:fs";
-import type { BlobStore, Clock, Config, Database } from "../../../engine/index.ts";
+import type { Clock, Database } from "tidemark";
+import type { BlobStore } from "tidemark/kit";
 import { loadSupplierConfig } from "../config/load-supplier-config.ts";
 import { isInFlightName } from "../ingest/select-input.ts";
 import { isSupplierName } from "../layout/supplier-name.ts";
 import { inboxDir } from "../layout/tree.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
-import { resolveSettings } from "../settings.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
 
@@ -59,9 +60,9 @@ export function lastRunText(s: SupplierStatus): string | null {
   return reason_code ? `${status} ${reason_code}` : status;
 }
 
-/** What snapshotsStatus needs: a Runtime or a JobContext fits. */
+/** What snapshotsStatus needs: the pipeline's services or a JobContext fit. */
 export interface StatusSources {
-  config: Config;
+  settings: SnapshotSettings;
   db: Database;
   blobs: BlobStore;
   clock: Clock;
@@ -94,13 +95,13 @@ export async function knownSuppliers(
 
 /**
  * Monitoring figures for every known supplier (or one). This is the function the HTTP server
- * calls for Prometheus metrics: `snapshotsStatus(runtime)`.
+ * calls for Prometheus metrics: `snapshotsStatus(services)`.
  */
 export async function snapshotsStatus(
   sources: StatusSources,
   options: { supplier?: string } = {},
 ): Promise<SupplierStatus[]> {
-  const settings = resolveSettings(sources.config);
+  const { settings } = sources;
   const storage = openStorage(settings, sources.blobs);
   const history = new HistoryRepo(sources.db);
   const suppliers = options.supplier

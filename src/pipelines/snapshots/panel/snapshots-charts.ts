@@ -1,11 +1,11 @@
 import {
+  type Database,
   groupedRunChart,
   type PanelBlock,
   type PanelRun,
-  type Runtime,
   summaryNumber,
-  typed,
-} from "../../../engine/index.ts";
+} from "tidemark";
+import { typed } from "tidemark/kit";
 import type { SnapshotTables } from "../tables.ts";
 
 /** Supplier runs shown in the charts. */
@@ -16,8 +16,8 @@ const CHART_RUNS = 120;
  * point: facts published, the share of bad rows, and the age (hours) of the supplier's
  * published state when the run ended.
  */
-async function supplierRuns(runtime: Runtime): Promise<PanelRun[]> {
-  const rows = await typed<SnapshotTables>(runtime.db)
+async function supplierRuns(services: { db: Database }): Promise<PanelRun[]> {
+  const rows = await typed<SnapshotTables>(services.db)
     .selectFrom("snapshots.run")
     .select([
       "run_id",
@@ -61,8 +61,8 @@ async function supplierRuns(runtime: Runtime): Promise<PanelRun[]> {
 }
 
 /** Facts, bad ratio and age of state per supplier over its runs (by run order). */
-export async function supplierCharts(runtime: Runtime): Promise<PanelBlock[]> {
-  const runs = await supplierRuns(runtime);
+export async function supplierCharts(services: { db: Database }): Promise<PanelBlock[]> {
+  const runs = await supplierRuns(services);
   const chart = (title: string, key: string, empty: string) =>
     groupedRunChart({
       title,

@@ -1,5 +1,6 @@
-import type { PanelCell, PanelModule } from "../../../engine/index.ts";
+import type { PanelCell, PanelModule, PipelineServices } from "tidemark";
 import { lastRunText, type SupplierStatus, snapshotsStatus } from "../monitoring/status.ts";
+import type { SnapshotSettings } from "../settings.ts";
 import { supplierCharts } from "./snapshots-charts.ts";
 
 function age(seconds: number): string {
@@ -36,8 +37,10 @@ function supplierRow(s: SupplierStatus): PanelCell[] {
 
 /** The snapshots panel: each supplier's state and alerts, and their trends over runs. */
 export const snapshotsPanel: PanelModule = {
-  async view({ runtime }) {
-    const statuses = await snapshotsStatus(runtime);
+  async view({ services }) {
+    // The registry hands the panel this pipeline's settings, validated with snapshotsSettings.
+    const snapshots = services as PipelineServices<SnapshotSettings>;
+    const statuses = await snapshotsStatus(snapshots);
     const alerting = statuses.filter((s) => s.alerts.length > 0).length;
     return {
       blocks: [
@@ -64,7 +67,7 @@ export const snapshotsPanel: PanelModule = {
           empty: "No supplier yet: add one with tidemark snapshots supplier add.",
           rows: statuses.map(supplierRow),
         },
-        ...(await supplierCharts(runtime)),
+        ...(await supplierCharts(snapshots)),
       ],
     };
   },

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { type Database, typed } from "../../../engine/index.ts";
+import type { Database } from "tidemark";
+import { typed } from "tidemark/kit";
 import type { InputEventTable, RunTable, SnapshotTables } from "../tables.ts";
 
 /** Fields set when a run ends. */

@@ -1,6 +1,6 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
-import { type BlobStore, isBlobTempName } from "../../../engine/index.ts";
+import { type BlobStore, isBlobTempName } from "tidemark/kit";
 import { readLocalDir } from "./local-tree.ts";
 import type { StorageEntry } from "./snapshot-storage.ts";
 

@@ -17,7 +17,7 @@ import {
 } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { fsyncDir, isStrictlyInside, mkdirDurable } from "../../../engine/index.ts";
+import { fsyncDir, isStrictlyInside, mkdirDurable } from "tidemark/kit";
 import { currentLink, runDir, STATE_FILES, stateDir } from "../layout/tree.ts";
 import {
   type SnapshotStorage,

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, rmdir } from "node:fs/promises";
 import path from "node:path";
-import { isStrictlyInside } from "../../../engine/index.ts";
+import { isStrictlyInside } from "tidemark/kit";
 
 /** Entries of a local folder; none when it does not exist (or is not a folder). */
 export async function readLocalDir(dir: string): Promise<Dirent[]> {

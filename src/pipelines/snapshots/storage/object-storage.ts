@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { BlobNotFoundError, type BlobStore, isBlobTempName } from "../../../engine/index.ts";
+import { BlobNotFoundError, type BlobStore, isBlobTempName } from "tidemark/kit";
 import { crashMidStream, crashPoint } from "../faults/crash-hook.ts";
 import { currentPointer, STATE_FILES, stateDir } from "../layout/tree.ts";
 import { localRootOf, walkBlobTempFiles } from "./blob-temp-files.ts";
@@ -17,7 +17,7 @@ import {
 } from "./snapshot-storage.ts";
 
 /**
- * The tree as objects under a key prefix of the runtime blob store (normally S3). A run works in
+ * The tree as objects under a key prefix of the configured blob store (normally S3). A run works in
  * a local scratch folder and uploads its artifacts; a state is uploaded once (refused if any
  * object exists under it) and published by one PUT of state/current/<supplier>.json, which S3
  * applies atomically: readers see the old pointer or the new one, never a mix. A move is a copy

@@ -53,7 +53,7 @@ export class StorageNotFoundError extends Error {
 }
 
 /**
- * The snapshots directory tree (docs/pipelines/snapshots.md, Layout) on one backend. `fs` publishes state by symlink swap, `s3` (the runtime blob
+ * The snapshots directory tree (docs/pipelines/snapshots.md, Layout) on one backend. `fs` publishes state by symlink swap, `s3` (the configured blob
  * store) by an atomic pointer object; everything else is plain file/object handling. Keys are
  * `/`-separated and relative to the root; callers validate supplier names first.
  */

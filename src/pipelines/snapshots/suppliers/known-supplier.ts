@@ -1,14 +1,13 @@
 import { existsSync } from "node:fs";
-import { NotFoundError } from "../../../engine/index.ts";
+import { NotFoundError } from "tidemark";
 import { supplierConfigFile } from "../config/load-supplier-config.ts";
 import type { StatusSources } from "../monitoring/status.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
-import { resolveSettings } from "../settings.ts";
 import { openStorage } from "../storage/open-storage.ts";
 
 /** True when anything of the supplier exists: a config file, an inbox folder, a state or a run. */
 export async function isKnownSupplier(sources: StatusSources, supplier: string): Promise<boolean> {
-  const settings = resolveSettings(sources.config);
+  const { settings } = sources;
   if (existsSync(supplierConfigFile(settings.configDir, supplier))) return true;
   const storage = openStorage(settings, sources.blobs);
   if ((await storage.listDirs("inbox")).includes(supplier)) return true;
@@ -22,7 +21,7 @@ export async function requireKnownSupplier(
   supplier: string,
 ): Promise<void> {
   if (await isKnownSupplier(sources, supplier)) return;
-  const file = supplierConfigFile(resolveSettings(sources.config).configDir, supplier);
+  const file = supplierConfigFile(sources.settings.configDir, supplier);
   throw new NotFoundError(
     `unknown supplier ${supplier}: no config file ${file}, no inbox folder, no published state, no runs (add it: tidemark snapshots supplier add ${supplier})`,
   );
