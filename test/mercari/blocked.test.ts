@@ -19,7 +19,7 @@ async function crawled(w: World) {
     { name: "Switch", keyword: "Nintendo Switch", enabled: true },
     isoTimestamp(new Date()),
   );
-  await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id);
+  await executeCrawl({ services: w.services, outbox: w.queue }, p.id);
   await w.drain({ tick: () => undefined });
   return p;
 }
@@ -51,7 +51,9 @@ describeEachDialect("mercari block handling", (h) => {
       w.fake.fake.catalogue.remove(vanished.external_id);
       w.fake.fake.knobs.block = mode;
       const counted = blockedCount();
-      const err = await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id).catch((e) => e);
+      const err = await executeCrawl({ services: w.services, outbox: w.queue }, p.id).catch(
+        (e) => e,
+      );
       expect(isMercariBlocked(err)).toBe(true);
       expect(err.reason).toBe(reason);
       expect(await rowsOf(w, p.id)).toEqual(before);
@@ -67,7 +69,7 @@ describeEachDialect("mercari block handling", (h) => {
       { name: "x", keyword: "Nintendo Switch", enabled: true },
       isoTimestamp(new Date()),
     );
-    const out = await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id);
+    const out = await executeCrawl({ services: w.services, outbox: w.queue }, p.id);
     expect(out.products[0]).toMatchObject({ first_run: true, found: 0, pages: 1 });
   });
 
@@ -115,7 +117,7 @@ describeEachDialect("mercari block handling", (h) => {
             { name: "Switch", keyword: "Nintendo Switch", enabled: true },
             isoTimestamp(new Date()),
           );
-          const first = (await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id))
+          const first = (await executeCrawl({ services: w.services, outbox: w.queue }, p.id))
             .products[0]!;
           const n = first.sold_out_checks.enqueued + first.seller_checks.enqueued;
           expect(n).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/engine/errors.ts";
-import { resolveMercariSettings } from "../../src/pipelines/mercari/settings.ts";
+import { resolvePipelineSettings } from "../../src/infra/config/pipeline-settings.ts";
+import { type MercariSettings, mercariSettings } from "../../src/pipelines/mercari/settings.ts";
 
 const cfg = (
   mercari?: Record<string, unknown>,
@@ -8,6 +9,15 @@ const cfg = (
   file: "/etc/tidemark.yaml",
   pipelines: mercari === undefined ? {} : { mercari },
 });
+
+/** The settings the registry hands the pipeline for this configuration and environment. */
+function resolveMercariSettings(
+  config: ReturnType<typeof cfg>,
+  env: NodeJS.ProcessEnv,
+): MercariSettings {
+  const base = { file: config.file, dataDir: "." };
+  return resolvePipelineSettings("mercari", mercariSettings, config.pipelines.mercari, env, base);
+}
 
 /** The ConfigError message these settings are refused with (fails if they are accepted). */
 function refusal(mercari: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): string {

@@ -1,5 +1,5 @@
+import type { SharedTokenLimiter } from "tidemark/kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SharedTokenLimiter } from "../../src/engine/index.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
 import { createDpopSigner, type DpopSigner } from "../../src/pipelines/mercari/client/dpop.ts";
 import {

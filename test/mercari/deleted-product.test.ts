@@ -18,7 +18,8 @@ describeEachDialect("mercari product deleted while queued", (h) => {
       { name: "Switch", keyword: "Nintendo Switch", enabled: true },
       isoTimestamp(new Date()),
     );
-    const crawled = (await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id)).products[0];
+    const crawled = (await executeCrawl({ services: w.services, outbox: w.queue }, p.id))
+      .products[0];
     const checks =
       (crawled?.sold_out_checks.enqueued ?? 0) + (crawled?.seller_checks.enqueued ?? 0);
     await enqueueCrawlMessages(w.queue, [{ type: "listCrawl", productId: p.id }]);

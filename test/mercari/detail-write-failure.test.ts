@@ -31,7 +31,8 @@ describeEachDialect("mercari detail write failures", (h) => {
       { name: "Switch", keyword: "Nintendo Switch", enabled: true },
       isoTimestamp(new Date()),
     );
-    const crawled = (await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id)).products[0];
+    const crawled = (await executeCrawl({ services: w.services, outbox: w.queue }, p.id))
+      .products[0];
     // Sold-date checks, and seller checks of the Shops rows (search names no shop).
     const n = (crawled?.sold_out_checks.enqueued ?? 0) + (crawled?.seller_checks.enqueued ?? 0);
     expect(n).toBeGreaterThan(0);

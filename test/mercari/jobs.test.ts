@@ -17,7 +17,7 @@ async function addSwitch(w: World, over: Record<string, unknown> = {}) {
 }
 
 async function crawl(w: World, productId: number) {
-  const out = await executeCrawl({ runtime: w.runtime, queue: w.queue }, productId);
+  const out = await executeCrawl({ services: w.services, outbox: w.queue }, productId);
   return out.products[0]!;
 }
 

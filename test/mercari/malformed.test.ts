@@ -18,18 +18,18 @@ describeEachDialect("mercari malformed answers", (h) => {
       { name: "Switch", keyword: "Nintendo Switch", enabled: true },
       isoTimestamp(new Date()),
     );
-    await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id);
+    await executeCrawl({ services: w.services, outbox: w.queue }, p.id);
     await w.drain();
     const before = await rowsOf(w, p.id);
     w.fake.fake.knobs.malformedRate = 1;
-    const err = await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id).catch(
+    const err = await executeCrawl({ services: w.services, outbox: w.queue }, p.id).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(Error);
     expect(isMercariBlocked(err)).toBe(false);
     expect(await rowsOf(w, p.id)).toEqual(before);
     // Detail checks of every on-sale row: each fails every attempt, none deletes its row.
-    const sent = await syncForExistence({ db: w.db, queue: w.queue }, p.id, []);
+    const sent = await syncForExistence({ db: w.db, outbox: w.queue }, p.id, []);
     expect(sent.enqueued).toBeGreaterThan(0);
     const report = await w.drain({ tick: () => clock.advance(10 * 60_000) });
     expect(report).toEqual({ handled: 0, failed: sent.enqueued * 4 });

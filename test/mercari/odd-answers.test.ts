@@ -19,7 +19,7 @@ async function product(w: World) {
   );
 }
 
-const crawl = (w: World, id: number) => executeCrawl({ runtime: w.runtime, queue: w.queue }, id);
+const crawl = (w: World, id: number) => executeCrawl({ services: w.services, outbox: w.queue }, id);
 
 describeEachDialect("mercari odd answers", (h) => {
   it("a detail 404 that is not Mercari's not-found answer deletes nothing", async () => {

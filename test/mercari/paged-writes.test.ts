@@ -2,13 +2,13 @@
 // start before the search ends, an interrupted first crawl is a first crawl again next time,
 // and writes after a lost lease change nothing.
 import type { Kysely } from "kysely";
+import { CursorStore, type CursorTables } from "tidemark/kit";
 import { expect, it } from "vitest";
-import { CursorStore, type CursorTables } from "../../src/engine/index.ts";
 import {
   MercariBlockedError,
   type MercariClient,
 } from "../../src/pipelines/mercari/client/types.ts";
-import { mercariDeps } from "../../src/pipelines/mercari/deps-factory.ts";
+import { crawlContext } from "../../src/pipelines/mercari/crawl-context.ts";
 import { runListPhase } from "../../src/pipelines/mercari/list/list-phase.ts";
 import { firstCrawlKey } from "../../src/pipelines/mercari/list/page-writer.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
@@ -31,7 +31,7 @@ function hookedClient(
   beforePage: (n: number) => Promise<void>,
   pages: string[][] = [],
 ): MercariClient {
-  const real = mercariDeps(w.runtime, w.queue).client;
+  const real = crawlContext(w.services, w.queue).client;
   let n = 0;
   return {
     search: async (query, signal) => {
@@ -68,7 +68,7 @@ describeEachDialect("mercari page-by-page writes", (h) => {
       checksBeforeLastPage = await queued(w);
     });
     const summary = await runListPhase(
-      mercariDeps(w.runtime, w.queue, client),
+      crawlContext(w.services, w.queue, client),
       p.id,
       undefined,
       20,
@@ -92,7 +92,7 @@ describeEachDialect("mercari page-by-page writes", (h) => {
     const client = hookedClient(w, async (n) => {
       if (n === 4) throw new MercariBlockedError("http_403", "test block on page 4");
     });
-    const err = await runListPhase(mercariDeps(w.runtime, w.queue, client), p.id, undefined, 20)
+    const err = await runListPhase(crawlContext(w.services, w.queue, client), p.id, undefined, 20)
       .then(() => undefined)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MercariBlockedError);
@@ -100,11 +100,11 @@ describeEachDialect("mercari page-by-page writes", (h) => {
     expect(partial).toBeGreaterThan(0);
     expect(await marker(w, p.id)).toBeDefined();
 
-    const again = await runListPhase(mercariDeps(w.runtime, w.queue), p.id);
+    const again = await runListPhase(crawlContext(w.services, w.queue), p.id);
     expect(again).toMatchObject({ first_run: true, pages: 7 });
     expect(again.inserted).toBe((await rowsOf(w, p.id)).length - partial);
     expect(await marker(w, p.id)).toBeUndefined();
-    const later = await runListPhase(mercariDeps(w.runtime, w.queue), p.id);
+    const later = await runListPhase(crawlContext(w.services, w.queue), p.id);
     expect(later).toMatchObject({ first_run: false, pages: 3 });
   });
 
@@ -124,7 +124,7 @@ describeEachDialect("mercari page-by-page writes", (h) => {
       },
       pages,
     );
-    const err = await runListPhase(mercariDeps(w.runtime, w.queue, client), p.id, undefined, 20)
+    const err = await runListPhase(crawlContext(w.services, w.queue, client), p.id, undefined, 20)
       .then(() => undefined)
       .catch((e: unknown) => e);
     expect((err as Error).name).toBe("LeaseLostError");

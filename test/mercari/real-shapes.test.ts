@@ -34,7 +34,7 @@ async function brand(w: World, over: Record<string, unknown> = {}) {
 }
 
 async function crawl(w: World, id: number) {
-  return (await executeCrawl({ runtime: w.runtime, queue: w.queue }, id)).products[0]!;
+  return (await executeCrawl({ services: w.services, outbox: w.queue }, id)).products[0]!;
 }
 
 const idsOf = (rows: Array<{ external_id: string }>) => rows.map((r) => r.external_id).sort();
@@ -136,11 +136,11 @@ describeEachDialect("mercari real answers", (h) => {
     const later = await crawl(w, p.id);
     expect(later.deleted).toBe(1);
     expect((await rowsOf(w, p.id)).some((r) => r.external_id === b!.external_id)).toBe(false);
-    const cheapest = await cheapestResults(w.runtime, p.id, 100);
+    const cheapest = await cheapestResults(w.services, p.id, 100);
     expect(cheapest.items.every((r) => r.price < 9_999_999)).toBe(true);
     expect(cheapest.items.some((r) => r.external_id === none.id)).toBe(false);
     const to = new Date(clock.now().getTime() + 86_400_000).toISOString();
-    const trend = await productTrend(w.runtime, p.id, { to, bucket: "week" });
+    const trend = await productTrend(w.services, p.id, { to, bucket: "week" });
     expect(trend.buckets.every((b) => b.max < 9_999_999)).toBe(true);
   });
 

@@ -12,13 +12,13 @@ async function crawledProduct(w: World) {
     { name: "Switch", keyword: "Nintendo Switch", enabled: true },
     isoTimestamp(new Date()),
   );
-  await executeCrawl({ runtime: w.runtime, queue: w.queue }, p.id);
+  await executeCrawl({ services: w.services, outbox: w.queue }, p.id);
   expect((await rowsOf(w, p.id)).length).toBeGreaterThan(0);
   return p;
 }
 
 const crawl = async (w: World, id: number) =>
-  (await executeCrawl({ runtime: w.runtime, queue: w.queue }, id)).products[0];
+  (await executeCrawl({ services: w.services, outbox: w.queue }, id)).products[0];
 
 describeEachDialect("mercari setting changes", (h) => {
   it("a price range nothing is listed in empties the product instead of blocking forever", async () => {

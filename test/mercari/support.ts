@@ -7,7 +7,9 @@ import type { Clock } from "../../src/engine/context/clock.ts";
 import type { RunEndedEvent } from "../../src/engine/notify/run-events.ts";
 import { openQueue } from "../../src/engine/queue/open-queue.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
+import type { PipelineServices } from "../../src/engine/registry/pipeline-services.ts";
 import { Registry } from "../../src/engine/registry/registry.ts";
+import { pipelineServices } from "../../src/engine/runs/pipeline-services.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { loadConfig } from "../../src/infra/config/load-config.ts";
@@ -21,6 +23,7 @@ import {
 } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
 import { mercariPipeline } from "../../src/pipelines/mercari/index.ts";
 import { ProductRepo } from "../../src/pipelines/mercari/repos/product-repo.ts";
+import type { MercariSettings } from "../../src/pipelines/mercari/settings.ts";
 import type { MercariTables } from "../../src/pipelines/mercari/tables.ts";
 import type { DialectHarness } from "../../src/testing/dialects.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";
@@ -41,9 +44,13 @@ export const SWITCH_GROUP: GroupSpec = {
   priceMax: 38_000,
 };
 
-/** A mercari test world: runtime, fake, queue, product repo, captured run events. */
+/**
+ * A mercari test world: runtime, the pipeline's services (sending to `queue`), fake, queue,
+ * product repo, captured run events.
+ */
 export interface World {
   runtime: Runtime;
+  services: PipelineServices<MercariSettings>;
   fake: StartedMercariFake;
   queue: Queue;
   products: ProductRepo;
@@ -95,14 +102,16 @@ export async function openWorld(
     rmSync(dir, { recursive: true, force: true });
   });
   const db = typed<MercariTables>(runtime.db);
+  const services = pipelineServices<MercariSettings>(runtime, mercariPipeline.name, { queue });
   return {
     runtime,
+    services,
     fake,
     queue,
     products: new ProductRepo(db),
     db,
     events,
-    drain: (o = {}) => drainCrawlQueue(runtime, queue, { timeoutMs: 60_000, ...o }),
+    drain: (o = {}) => drainCrawlQueue(services, queue, { timeoutMs: 60_000, ...o }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CommandOptionSpec, CommandSpec } from "../../engine/define.ts";
+import type { CommandOptionSpec, CommandSpec } from "tidemark";
 
 const json: CommandOptionSpec = { flags: "--json", description: "print as JSON" };
 const settingOptions: CommandOptionSpec[] = [

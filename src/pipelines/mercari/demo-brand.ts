@@ -1,24 +1,22 @@
-import {
-  type DemoContext,
-  formatTable,
-  isoTimestamp,
-  openQueue,
-  type Runtime,
-  typed,
-} from "../../engine/index.ts";
+import type { DemoContext, PipelineServices } from "tidemark";
+import { formatTable, isoTimestamp, typed } from "tidemark/kit";
 import { drainCrawlQueue } from "./drain.ts";
 import type { MercariFake } from "./fake/mercari-fake.ts";
 import { BRAND_NAMES } from "./fake/sample-groups.ts";
 import { ProductRepo } from "./repos/product-repo.ts";
 import { cheapestResults, executeCrawl, productTrend } from "./service/operations.ts";
+import type { MercariSettings } from "./settings.ts";
 import type { MercariTables } from "./tables.ts";
 
 /** The brand keyword of the demo (the fake names its listings in every spelling of it). */
 export const DEMO_BRAND = "comme des garcons";
 
 /** How many stored listings of a product are named with each spelling of the brand. */
-async function spellings(runtime: Runtime, productId: number): Promise<Array<[string, number]>> {
-  const rows = await typed<MercariTables>(runtime.db)
+async function spellings(
+  services: PipelineServices,
+  productId: number,
+): Promise<Array<[string, number]>> {
+  const rows = await typed<MercariTables>(services.db)
     .selectFrom("mercari_crawl_results")
     .select("name")
     .where("product_id", "=", productId)
@@ -33,20 +31,20 @@ async function spellings(runtime: Runtime, productId: number): Promise<Array<[st
  */
 export async function showBrand(
   ctx: DemoContext,
-  runtime: Runtime,
+  services: PipelineServices<MercariSettings>,
   fake: MercariFake,
 ): Promise<number> {
   const { print } = ctx;
-  const product = await new ProductRepo(typed<MercariTables>(runtime.db)).create(
+  const product = await new ProductRepo(typed<MercariTables>(services.db)).create(
     { name: "CdG", keyword: DEMO_BRAND, enabled: false },
-    isoTimestamp(runtime.clock.now()),
+    isoTimestamp(services.clock.now()),
   );
   const productId = product.id;
-  const queue = await openQueue(runtime);
+  const queue = await services.openQueue();
   let s: Awaited<ReturnType<typeof executeCrawl>>["products"][number] | undefined;
   try {
-    [s] = (await executeCrawl({ runtime, queue }, productId)).products;
-    await drainCrawlQueue(runtime, queue, { timeoutMs: 120_000 });
+    [s] = (await executeCrawl({ services, outbox: queue }, productId)).products;
+    await drainCrawlQueue(services, queue, { timeoutMs: 120_000 });
   } finally {
     await queue.close();
   }
@@ -56,14 +54,14 @@ export async function showBrand(
   print(
     `Brand search "${DEMO_BRAND}" (product ${productId}): the pages held ${s.found} listings${estimate}; every priced one is kept, whatever its name says:`,
   );
-  print(formatTable(["NAMED", "KEPT"], await spellings(runtime, productId)));
+  print(formatTable(["NAMED", "KEPT"], await spellings(services, productId)));
   const noPrice = fake.catalogue
     .all()
     .filter((l) => l.noPrice && l.group === DEMO_BRAND)
     .map((l) => l.id);
-  const cheapest = await cheapestResults(runtime, productId, 3);
+  const cheapest = await cheapestResults(services, productId, 3);
   const to = new Date(fake.catalogue.now().getTime() + 86_400_000).toISOString();
-  const trend = await productTrend(runtime, productId, { to, bucket: "week" });
+  const trend = await productTrend(services, productId, { to, bucket: "week" });
   const inTrend = trend.buckets.filter((b) => b.max >= 9_999_999).length;
   const inCheapest = cheapest.items.filter((r) => noPrice.includes(r.external_id)).length;
   print(

@@ -1,27 +1,19 @@
-import {
-  type DemoContext,
-  executeRun,
-  formatTable,
-  isoTimestamp,
-  JobService,
-  openQueue,
-  type Runtime,
-  typed,
-} from "../../engine/index.ts";
+import type { DemoContext, PipelineServices } from "tidemark";
+import { formatTable, isoTimestamp, typed } from "tidemark/kit";
 import { showBrand } from "./demo-brand.ts";
 import { drainCrawlQueue } from "./drain.ts";
 import { startMercariFakeServer } from "./fake/start-mercari-fake.ts";
 import { ProductRepo } from "./repos/product-repo.ts";
 import { cheapestResults, productTrend } from "./service/operations.ts";
-import { resolveMercariSettings } from "./settings.ts";
+import { type MercariSettings, mercariSettingsOf } from "./settings.ts";
 import type { MercariTables } from "./tables.ts";
 
 const JOB = "mercari-hourly";
 /** How far the demo moves the fake's catalogue between its two crawls. */
 const DEMO_HOURS = 6;
 
-async function counts(runtime: Runtime, productId: number): Promise<string> {
-  const rows = await typed<MercariTables>(runtime.db)
+async function counts(services: PipelineServices, productId: number): Promise<string> {
+  const rows = await typed<MercariTables>(services.db)
     .selectFrom("mercari_crawl_results")
     .select(["selling_status", "sold_out_at"])
     .where("product_id", "=", productId)
@@ -32,20 +24,32 @@ async function counts(runtime: Runtime, productId: number): Promise<string> {
   return `${rows.length} listings stored: ${onSale} on sale, ${sold} sold (${dated} with a sold date)`;
 }
 
+/** The demo's services (their settings point at its fake) and that `pipelines.mercari` section. */
+interface DemoServices {
+  readonly services: PipelineServices<MercariSettings>;
+  readonly section: Record<string, unknown>;
+}
+
 /** One hourly crawl: the job queues the search, the workers crawl it and run the detail checks. */
-async function crawlOnce(ctx: DemoContext, runtime: Runtime, productId: number, n: number) {
-  const report = await executeRun(runtime, { jobName: JOB, jobType: "mercari.crawl", params: {} });
+async function crawlOnce(ctx: DemoContext, demo: DemoServices, productId: number, n: number) {
+  const { services, section } = demo;
+  const report = await ctx.runJob({
+    job: JOB,
+    type: "mercari.crawl",
+    params: {},
+    settings: section,
+  });
   ctx.print(`Crawl ${n}: job ${JOB} ${report.status}, ${JSON.stringify(report.summary)}`);
-  const queue = await openQueue(runtime);
+  const queue = await services.openQueue();
   try {
-    const drained = await drainCrawlQueue(runtime, queue, { timeoutMs: 120_000 });
+    const drained = await drainCrawlQueue(services, queue, { timeoutMs: 120_000 });
     ctx.print(
       `  workers handled ${drained.handled} messages (1 listCrawl, then syncDetail checks), ${drained.failed} failed`,
     );
   } finally {
     await queue.close();
   }
-  ctx.print(`  ${await counts(runtime, productId)}`);
+  ctx.print(`  ${await counts(services, productId)}`);
 }
 
 /**
@@ -58,36 +62,28 @@ export async function runMercariDemo(ctx: DemoContext): Promise<void> {
   const { print } = ctx;
   // The catalogue starts the demo's six hours in the past, so after it moves no listing,
   // price or sale is dated ahead of the clock.
-  const start = new Date(ctx.runtime.clock.now().getTime() - DEMO_HOURS * 3_600_000);
+  const start = new Date(ctx.services.clock.now().getTime() - DEMO_HOURS * 3_600_000);
   const started = await startMercariFakeServer({ seed: 11, start });
   try {
     // The demo talks to its fake only, whatever the shell exports.
-    const mercari = {
+    const section = {
       base_url: started.url,
       requests_per_second: 0,
       page_size: 50,
       use_env: false,
     };
-    const settings = resolveMercariSettings({ file: undefined, pipelines: { mercari } }, {});
-    const base = ctx.runtime;
-    const runtime: Runtime = {
-      ...base,
-      config: {
-        ...base.config,
-        pipelines: { ...base.config.pipelines, mercari },
-        settings: { ...base.config.settings, mercari: settings },
-      },
-    };
+    const services = { ...ctx.services, settings: mercariSettingsOf(section) };
+    const demo: DemoServices = { services, section };
     print(`Fake Mercari API: ${started.url} (DPoP proofs checked on every request)`);
-    const now = isoTimestamp(runtime.clock.now());
-    const product = await new ProductRepo(typed<MercariTables>(runtime.db)).create(
+    const now = isoTimestamp(services.clock.now());
+    const product = await new ProductRepo(typed<MercariTables>(services.db)).create(
       { name: "Switch", keyword: "Nintendo Switch", min_price: 10_000, enabled: true },
       now,
     );
     print(
       `Product ${product.id}: keyword "Nintendo Switch", from 10000 yen, crawled hourly by job ${JOB}`,
     );
-    await new JobService(runtime.db, runtime.registry, runtime.clock).add({
+    await services.jobs.add({
       name: JOB,
       type: "mercari.crawl",
       params: {},
@@ -95,13 +91,13 @@ export async function runMercariDemo(ctx: DemoContext): Promise<void> {
       timezone: "UTC",
       enabled: true,
     });
-    await crawlOnce(ctx, runtime, product.id, 1);
+    await crawlOnce(ctx, demo, product.id, 1);
     const moved = started.fake.catalogue.advance(DEMO_HOURS * 3_600_000);
     print(
       `The catalogue moves 6 hours: ${moved.listed} listed, ${moved.repriced} repriced, ${moved.sold + moved.completed} sold, ${moved.deleted} deleted`,
     );
-    await crawlOnce(ctx, runtime, product.id, 2);
-    const cheapest = await cheapestResults(runtime, product.id, 5);
+    await crawlOnce(ctx, demo, product.id, 2);
+    const cheapest = await cheapestResults(services, product.id, 5);
     print("Cheapest on sale:");
     print(
       formatTable(
@@ -110,7 +106,7 @@ export async function runMercariDemo(ctx: DemoContext): Promise<void> {
       ),
     );
     const to = new Date(started.fake.catalogue.now().getTime() + 86_400_000).toISOString();
-    const trend = await productTrend(runtime, product.id, { to, bucket: "week" });
+    const trend = await productTrend(services, product.id, { to, bucket: "week" });
     print("Sold prices by week (sold date approximated from Mercari's updated time):");
     print(
       formatTable(
@@ -126,7 +122,7 @@ export async function runMercariDemo(ctx: DemoContext): Promise<void> {
         ]),
       ),
     );
-    const brand = await showBrand(ctx, runtime, started.fake);
+    const brand = await showBrand(ctx, services, started.fake);
     print(`Products:      ${ctx.command("mercari product ls")}`);
     print(`Its listings:  ${ctx.command(`mercari results ${product.id}`)}`);
     print(`Price trend:   ${ctx.command(`mercari trend ${product.id} --bucket week`)}`);

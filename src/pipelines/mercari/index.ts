@@ -5,7 +5,7 @@
  * show the listings, the cheapest ones and the sold-price trend. This module is the
  * definition only (cheap to import); the rest loads on first use.
  */
-import { defineJobType, definePipeline } from "../../engine/define.ts";
+import { defineJobType, definePipeline } from "tidemark";
 import { mercariCommands } from "./commands.ts";
 import { mercariCrawlExample, mercariCrawlParams } from "./params.ts";
 import { crawlQueueHandler } from "./queue-handler.ts";

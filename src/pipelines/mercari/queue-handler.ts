@@ -1,4 +1,4 @@
-import { defineQueueHandler } from "../../engine/define.ts";
+import { defineQueueHandler } from "tidemark";
 import { crawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
 
 /**

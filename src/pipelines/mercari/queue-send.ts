@@ -1,4 +1,4 @@
-import type { Queue, SendOptions } from "../../engine/define.ts";
+import type { SendOptions } from "tidemark";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
 import type { RowRef } from "./repos/crawl-result-repo.ts";
 
@@ -39,9 +39,17 @@ export interface EnqueueCount {
   already_waiting: number;
 }
 
-/** Sends the messages in one batch (sendBatch) with their options. */
+/** Where crawl messages go: an open queue (a worker's, a job's, the CLI's), sent in batches. */
+export interface CrawlOutbox {
+  sendBatch(
+    queue: string,
+    items: ReadonlyArray<{ payload: CrawlQueueMessage; options?: SendOptions }>,
+  ): Promise<Array<string | null>>;
+}
+
+/** Sends the messages in batches (sendBatch) with their options. */
 export async function enqueueCrawlMessages(
-  queue: Queue,
+  queue: CrawlOutbox,
   messages: readonly CrawlQueueMessage[],
 ): Promise<EnqueueCount> {
   if (messages.length === 0) return { enqueued: 0, already_waiting: 0 };

@@ -1,5 +1,5 @@
+import type { RouteInput, RouteOutput, RouteServices, RouteSpec } from "tidemark";
 import { z } from "zod";
-import type { RouteInput, RouteOutput, RouteServices, RouteSpec } from "../../engine/define.ts";
 import { productCreateInput, productUpdateInput, productView } from "./product-schemas.ts";
 import {
   cheapestQuery,

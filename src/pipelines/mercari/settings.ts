@@ -1,10 +1,5 @@
+import { defineSettings, type EnvOverride } from "tidemark";
 import { z } from "zod";
-import {
-  type Config,
-  defineSettings,
-  type EnvOverride,
-  resolvePipelineSettings,
-} from "../../engine/define.ts";
 
 /** Mercari's JSON API (the web site's own backend). */
 export const MERCARI_DEFAULT_URL = "https://api.mercari.jp";
@@ -40,7 +35,10 @@ export const mercariSettingsSchema = z.strictObject({
   use_env: z.boolean().default(true),
 });
 
-/** Resolved settings of the mercari pipeline (tidemark.yaml + environment). */
+/**
+ * Resolved settings of the mercari pipeline (tidemark.yaml + environment): what the registry
+ * hands its jobs, routes, commands and queue handlers as `settings`.
+ */
 export interface MercariSettings {
   /** API base URL without a trailing slash. */
   baseUrl: string;
@@ -81,28 +79,10 @@ export const mercariSettings = defineSettings({
   resolve,
 });
 
-// Resolved once per configuration and environment: a worker resolves them for every message,
-// and validating them each time was a noticeable share of a detail check's CPU.
-const resolvedFor = new WeakMap<
-  object,
-  { env: NodeJS.ProcessEnv; url: string | undefined; settings: MercariSettings }
->();
-
-/** Reads `pipelines.mercari` with the environment's overrides, as the config loader does. */
-export function resolveMercariSettings(
-  config: Pick<Config, "file" | "pipelines"> & { dataDir?: string },
-  env: NodeJS.ProcessEnv,
-): MercariSettings {
-  const url = env.TIDEMARK_MERCARI_URL;
-  const cached = resolvedFor.get(config);
-  if (cached?.env === env && cached.url === url) return cached.settings;
-  const settings = resolvePipelineSettings(
-    "mercari",
-    mercariSettings,
-    config.pipelines.mercari,
-    env,
-    { file: config.file, dataDir: config.dataDir ?? "." },
-  );
-  resolvedFor.set(config, { env, url, settings });
-  return settings;
+/**
+ * A `pipelines.mercari` section validated and resolved as written, without the environment's
+ * overrides (the demo's, pointed at its fake).
+ */
+export function mercariSettingsOf(section: Record<string, unknown>): MercariSettings {
+  return resolve(mercariSettingsSchema.parse(section));
 }

@@ -1,14 +1,14 @@
 // How Mercari's answers are told apart before they are read: a block (403, 429, an HTML page),
 // Mercari's own not-found answer, and a 404 that is neither (a failed request).
+import type { Logger } from "tidemark";
 import {
   type HttpClient,
   HttpError,
   type HttpResponse,
-  type Logger,
   RetryableHttpError,
   type RetryPolicy,
   redactedExcerpt,
-} from "../../../engine/index.ts";
+} from "tidemark/kit";
 import { countFailedAnswer } from "../monitoring/blocked.ts";
 import { MercariBlockedError, type MercariBlockReason } from "./types.ts";
 

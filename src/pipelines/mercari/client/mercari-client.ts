@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
+import type { Database, Logger } from "tidemark";
 import {
-  type Database,
   HttpClient,
   type HttpRequestEvent,
   type HttpResponse,
-  type Logger,
   parseJsonBody,
   RetryPolicy,
   type RetryPolicyOptions,
   SharedRateLimiter,
   type SharedTokenLimiter,
-} from "../../../engine/index.ts";
+} from "tidemark/kit";
+import type { z } from "zod";
 import type { MercariSettings } from "../settings.ts";
 import { isNotFound, SEARCH_PATH, send } from "./block-rules.ts";
 import { type DpopSigner, processDpopSigner } from "./dpop.ts";

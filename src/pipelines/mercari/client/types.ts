@@ -1,4 +1,4 @@
-import { ExitCode, TidemarkError } from "../../../engine/define.ts";
+import { ExitCode, TidemarkError } from "tidemark";
 
 /** An item's state on Mercari, normalised from the search (`ITEM_STATUS_*`) and detail forms. */
 export type MercariItemStatus = "on_sale" | "sold_out" | "trading";

@@ -1,4 +1,4 @@
-import { UsageError } from "../../../engine/index.ts";
+import { UsageError } from "tidemark";
 
 /** A positive integer argument or option, or UsageError (exit 2) naming it and the value. */
 export function parseId(value: unknown, what: string): number {

@@ -1,9 +1,5 @@
-import {
-  type CliServices,
-  type CommandInput,
-  formatTable,
-  UsageError,
-} from "../../../engine/index.ts";
+import { type CliServices, type CommandInput, UsageError } from "tidemark";
+import { formatTable } from "tidemark/kit";
 import { isMercariBlocked, MercariBlockedError } from "../client/types.ts";
 import type { ResultView } from "../repos/result-queries.ts";
 import { resultsQuery } from "../routes/schemas.ts";
@@ -14,6 +10,7 @@ import {
   productTrend,
   TREND_NOTE,
 } from "../service/operations.ts";
+import type { MercariSettings } from "../settings.ts";
 import { trendBoundMs } from "../trend/trend-bounds.ts";
 import { parseCount, parseId } from "./cli-values.ts";
 
@@ -23,10 +20,10 @@ export async function crawlCommand(
   services: CliServices,
 ): Promise<void> {
   const productId = o.product === undefined ? undefined : parseId(o.product, "--product");
-  const runtime = await services.runtime();
+  const pipeline = await services.services<MercariSettings>();
   let outcome: Awaited<ReturnType<typeof executeCrawl>>;
   try {
-    outcome = await executeCrawl({ runtime }, productId);
+    outcome = await executeCrawl({ services: pipeline }, productId);
   } catch (err) {
     if (isMercariBlocked(err)) {
       // One line on stderr through the CLI's error path, exit 1.
@@ -96,8 +93,8 @@ export async function resultsCommand(input: CommandInput, services: CliServices)
   if (count < 1 || count > 500) throw new UsageError(`--limit must be 1-500, got ${count}`);
   // Every option was checked above, so only the query's defaults are left to fill in.
   const query = resultsQuery.parse({ ...(status === undefined ? {} : { status }), limit: count });
-  const runtime = await services.runtime();
-  const page = await productResults(runtime, productId, query);
+  const pipeline = await services.services();
+  const page = await productResults(pipeline, productId, query);
   if (input.options.json) {
     services.printJson(page);
     return;
@@ -111,8 +108,8 @@ export async function cheapestCommand(input: CommandInput, services: CliServices
   const productId = parseId(input.args.productId, "product id");
   const limit = input.options.limit === undefined ? 10 : parseCount(input.options.limit, "--limit");
   if (limit < 1 || limit > 100) throw new UsageError(`--limit must be 1-100, got ${limit}`);
-  const runtime = await services.runtime();
-  const out = await cheapestResults(runtime, productId, limit);
+  const pipeline = await services.services();
+  const out = await cheapestResults(pipeline, productId, limit);
   services.print(input.options.json ? JSON.stringify(out, null, 2) : resultTable(out.items));
 }
 
@@ -142,8 +139,8 @@ export async function trendCommand(input: CommandInput, services: CliServices): 
   if (bucket !== "day" && bucket !== "week") {
     throw new UsageError(`--bucket must be day or week, got ${JSON.stringify(bucket)}`);
   }
-  const runtime = await services.runtime();
-  const trend = await productTrend(runtime, productId, {
+  const pipeline = await services.services();
+  const trend = await productTrend(pipeline, productId, {
     from,
     to,
     bucket,

@@ -1,22 +1,16 @@
+import { type CliServices, type CommandInput, UsageError } from "tidemark";
+import { formatZodIssues, isoTimestamp, typed } from "tidemark/kit";
 import type { z } from "zod";
-import {
-  type CliServices,
-  type CommandInput,
-  formatZodIssues,
-  isoTimestamp,
-  typed,
-  UsageError,
-} from "../../../engine/index.ts";
 import { type ProductView, productCreateInput, productUpdateInput } from "../product-schemas.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import type { MercariTables } from "../tables.ts";
 import { parseClearable, parseCount, parseId } from "./cli-values.ts";
 
 async function repo(services: CliServices): Promise<{ repo: ProductRepo; now: string }> {
-  const runtime = await services.runtime();
+  const pipeline = await services.services();
   return {
-    repo: new ProductRepo(typed<MercariTables>(runtime.db)),
-    now: isoTimestamp(runtime.clock.now()),
+    repo: new ProductRepo(typed<MercariTables>(pipeline.db)),
+    now: isoTimestamp(pipeline.clock.now()),
   };
 }
 

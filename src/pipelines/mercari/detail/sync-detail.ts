@@ -1,6 +1,6 @@
-import { isoTimestamp } from "../../../engine/index.ts";
+import { isoTimestamp } from "tidemark/kit";
 import { isMercariBlocked } from "../client/types.ts";
-import type { MercariDeps } from "../deps.ts";
+import type { CrawlContext } from "../crawl-context.ts";
 import { countBlocked } from "../monitoring/blocked.ts";
 import { CrawlResultRepo } from "../repos/crawl-result-repo.ts";
 import { SELLING_STATUS } from "../tables.ts";
@@ -19,31 +19,31 @@ export type DetailOutcome = "row_gone" | "deleted" | "no_price" | "on_sale" | "s
  * retried).
  */
 export async function readDetail(
-  deps: Pick<MercariDeps, "db" | "client" | "clock" | "logger">,
+  ctx: Pick<CrawlContext, "db" | "client" | "clock" | "logger">,
   mercariCrawlResultId: number,
   signal?: AbortSignal,
   knownExternalId?: string,
 ): Promise<() => Promise<DetailOutcome>> {
-  const repo = new CrawlResultRepo(deps.db);
+  const repo = new CrawlResultRepo(ctx.db);
   // A row's Mercari id never changes: a message that carries it spares this read. The write
   // below is a single statement keyed on the row id (a row deleted meanwhile is left gone).
   const externalId = knownExternalId ?? (await repo.externalIdOf(mercariCrawlResultId));
   if (externalId === undefined) return async () => "row_gone";
   const row = { id: mercariCrawlResultId, external_id: externalId };
-  let detail: Awaited<ReturnType<MercariDeps["client"]["getDetail"]>>;
+  let detail: Awaited<ReturnType<CrawlContext["client"]["getDetail"]>>;
   try {
-    detail = await deps.client.getDetail(row.external_id, signal);
+    detail = await ctx.client.getDetail(row.external_id, signal);
   } catch (err) {
     if (isMercariBlocked(err)) {
       countBlocked("detail", err.reason);
-      deps.logger.warn(
+      ctx.logger.warn(
         { result_id: row.id, external_id: row.external_id, reason: err.reason },
         `mercari blocked the detail of ${row.external_id}: its row is left as it is`,
       );
     }
     throw err;
   }
-  const now = isoTimestamp(deps.clock.now());
+  const now = isoTimestamp(ctx.clock.now());
   if (detail === "not_found") {
     return async () => ((await repo.deleteIds([row.id])) > 0 ? "deleted" : "row_gone");
   }

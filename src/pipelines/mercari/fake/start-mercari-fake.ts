@@ -1,4 +1,5 @@
-import { type FakeOptions, type RunningFake, startFakeServer } from "../../../engine/index.ts";
+import type { FakeOptions, RunningFake } from "tidemark";
+import { startFakeServer } from "tidemark/kit";
 import { MercariFake, type MercariFakeOptions } from "./mercari-fake.ts";
 
 /** The engine's fault-injecting test server the fake runs in. */

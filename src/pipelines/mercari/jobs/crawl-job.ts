@@ -1,4 +1,5 @@
-import { type JobContext, type JobResult, openQueue, typed } from "../../../engine/index.ts";
+import type { JobContext, JobResult } from "tidemark";
+import { typed } from "tidemark/kit";
 import type { MercariCrawlParams } from "../params.ts";
 import { enqueueCrawlMessages } from "../queue-send.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
@@ -18,7 +19,7 @@ export async function runCrawlJob(ctx: JobContext, params: MercariCrawlParams): 
     return { status: "skipped", summary: { products: 0 }, message: "no enabled product" };
   }
   if (ctx.dryRun) return { summary: { products: targets.length, would_enqueue: targets.length } };
-  const queue = await openQueue(ctx);
+  const queue = await ctx.openQueue();
   try {
     const sent = await enqueueCrawlMessages(
       queue,

@@ -1,10 +1,7 @@
-import {
-  isoTimestamp,
-  PermanentQueueError,
-  type QueueHandlerContext,
-} from "../../../engine/index.ts";
+import { PermanentQueueError, type QueueHandlerContext } from "tidemark";
+import { isoTimestamp } from "tidemark/kit";
 import type { MercariClient } from "../client/types.ts";
-import { mercariDeps } from "../deps-factory.ts";
+import { crawlContext, mercariServices } from "../crawl-context.ts";
 import { readDetail } from "../detail/sync-detail.ts";
 import { runListPhase } from "../list/list-phase.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
@@ -21,20 +18,20 @@ export async function handleCrawlMessage(
   message: CrawlQueueMessage,
   client?: MercariClient,
 ): Promise<void> {
-  const deps = mercariDeps({ ...ctx, environ: ctx.runtime.environ }, ctx.queue, client);
+  const crawl = crawlContext(mercariServices(ctx.services), ctx.queue, client);
   try {
     if (message.type === "listCrawl") {
       // Deleted after the message was sent (the cron had just fired): nothing left to crawl,
       // which is no failure to retry for half an hour and then report.
-      if (!(await new ProductRepo(deps.db).find(message.productId))) {
+      if (!(await new ProductRepo(crawl.db).find(message.productId))) {
         ctx.logger.info(`mercari list crawl of product ${message.productId}: product deleted`);
         return;
       }
-      const summary = await runListPhase(deps, message.productId, ctx.signal);
+      const summary = await runListPhase(crawl, message.productId, ctx.signal);
       ctx.logger.info({ summary }, `mercari list crawl of product ${message.productId} done`);
     } else {
       const write = await readDetail(
-        deps,
+        crawl,
         message.mercariCrawlResultId,
         ctx.signal,
         message.externalId,
@@ -73,7 +70,7 @@ function reportDeadLetter(ctx: QueueHandlerContext, message: CrawlQueueMessage, 
     message.type === "listCrawl"
       ? `listCrawl of product ${message.productId}`
       : `syncDetail of result ${message.mercariCrawlResultId}`;
-  ctx.runtime.events?.emitRunEnded({
+  ctx.services.reportRunEnded({
     runId: `msg_${ctx.message.id}`,
     jobName: `${MERCARI_QUEUE} queue`,
     jobType: `${MERCARI_QUEUE}.${message.type}`,

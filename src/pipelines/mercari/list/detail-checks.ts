@@ -1,30 +1,30 @@
 import type { SearchItem } from "../client/types.ts";
-import type { MercariDeps } from "../deps.ts";
+import type { CrawlContext } from "../crawl-context.ts";
 import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "../queue-send.ts";
 import { CrawlResultRepo, type RowRef } from "../repos/crawl-result-repo.ts";
 
 /** Sends one syncDetail per row, skipping rows in `alreadySent` (and noting those it sends). */
 async function send(
-  deps: Pick<MercariDeps, "queue">,
+  ctx: Pick<CrawlContext, "outbox">,
   rows: readonly RowRef[],
   alreadySent?: Set<number>,
 ): Promise<EnqueueCount> {
   const fresh = alreadySent ? rows.filter((r) => !alreadySent.has(r.id)) : rows;
   for (const r of fresh) alreadySent?.add(r.id);
-  return enqueueCrawlMessages(deps.queue, fresh.map(detailMessage));
+  return enqueueCrawlMessages(ctx.outbox, fresh.map(detailMessage));
 }
 
 /** On-sale rows this crawl did not see → one syncDetail each (is it still there?). */
 export async function syncForExistence(
-  deps: Pick<MercariDeps, "db" | "queue">,
+  ctx: Pick<CrawlContext, "db" | "outbox">,
   productId: number,
   crawled: readonly SearchItem[],
 ): Promise<EnqueueCount> {
   const seen = new Set(crawled.map((i) => i.id));
-  const absent = (await new CrawlResultRepo(deps.db).onSale(productId)).filter(
+  const absent = (await new CrawlResultRepo(ctx.db).onSale(productId)).filter(
     (r) => !seen.has(r.external_id),
   );
-  return send(deps, absent);
+  return send(ctx, absent);
 }
 
 /**
@@ -32,11 +32,11 @@ export async function syncForExistence(
  * `alreadySent` got theirs from the crawl's page writes.
  */
 export async function syncForSoldOutAt(
-  deps: Pick<MercariDeps, "db" | "queue">,
+  ctx: Pick<CrawlContext, "db" | "outbox">,
   productId: number,
   alreadySent: Set<number> = new Set(),
 ): Promise<EnqueueCount> {
-  return send(deps, await new CrawlResultRepo(deps.db).soldWithoutDate(productId), alreadySent);
+  return send(ctx, await new CrawlResultRepo(ctx.db).soldWithoutDate(productId), alreadySent);
 }
 
 /**
@@ -44,9 +44,9 @@ export async function syncForSoldOutAt(
  * the product page names the shop. Rows in `alreadySent` have a detail check on its way.
  */
 export async function syncForSeller(
-  deps: Pick<MercariDeps, "db" | "queue">,
+  ctx: Pick<CrawlContext, "db" | "outbox">,
   productId: number,
   alreadySent: Set<number> = new Set(),
 ): Promise<EnqueueCount> {
-  return send(deps, await new CrawlResultRepo(deps.db).sellerUnknown(productId), alreadySent);
+  return send(ctx, await new CrawlResultRepo(ctx.db).sellerUnknown(productId), alreadySent);
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import { AlreadyRunningError, startHeartbeat } from "../../../engine/index.ts";
+import { AlreadyRunningError } from "tidemark";
+import { startHeartbeat } from "tidemark/kit";
 import { isMercariBlocked, type SearchItem } from "../client/types.ts";
-import type { MercariDeps } from "../deps.ts";
+import type { CrawlContext } from "../crawl-context.ts";
 import { countBlocked } from "../monitoring/blocked.ts";
 import type { ProductView } from "../product-schemas.ts";
 import type { EnqueueCount } from "../queue-send.ts";
@@ -99,41 +100,41 @@ async function inspect(
  * part-way through a long first crawl stay; they are true).
  */
 export async function runListPhase(
-  deps: MercariDeps,
+  ctx: CrawlContext,
   productId: number,
   signal?: AbortSignal,
   flushRows = FLUSH_ROWS,
 ): Promise<ListSummary> {
-  const product = await new ProductRepo(deps.db).get(productId);
+  const product = await new ProductRepo(ctx.db).get(productId);
   const key = `mercari.crawl:product:${productId}`;
   const holder = `list_${randomBytes(6).toString("hex")}`;
-  const lease = await deps.leases.tryAcquire(key, holder, LEASE_TTL_MS);
+  const lease = await ctx.leases.tryAcquire(key, holder, LEASE_TTL_MS);
   if (!lease) {
-    const current = await deps.leases.get(key);
+    const current = await ctx.leases.get(key);
     throw new AlreadyRunningError(`mercari crawl of product ${productId}`, current?.holder);
   }
   const lost = new AbortController();
   const heartbeat = startHeartbeat({
-    leases: deps.leases,
+    leases: ctx.leases,
     key,
     holder,
     ttlMs: LEASE_TTL_MS,
-    logger: deps.logger,
+    logger: ctx.logger,
     onLost: () => lost.abort(new Error(`lease ${key} lost`)),
   });
   try {
     const aborted = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
-    const commit: FencedCommit = (effect) => deps.leases.fencedCommit(lease, LEASE_TTL_MS, effect);
-    return await crawlAndSync(deps, product, aborted, commit, flushRows);
+    const commit: FencedCommit = (effect) => ctx.leases.fencedCommit(lease, LEASE_TTL_MS, effect);
+    return await crawlAndSync(ctx, product, aborted, commit, flushRows);
   } finally {
     heartbeat.stop();
-    await deps.leases.release(key, holder);
+    await ctx.leases.release(key, holder);
   }
 }
 
 /** What the search reads: every page up to the cap on a first run, pages_per_run later. */
 function listPlan(
-  deps: MercariDeps,
+  ctx: CrawlContext,
   product: ProductView,
   firstRun: boolean,
   hadResults: boolean,
@@ -144,8 +145,8 @@ function listPlan(
     categoryId: product.category_id,
     minPrice: product.min_price,
     maxPrice: product.max_price,
-    maxPages: firstRun ? deps.settings.firstRunMaxPages : deps.settings.pagesPerRun,
-    pageSize: deps.settings.pageSize,
+    maxPages: firstRun ? ctx.settings.firstRunMaxPages : ctx.settings.pagesPerRun,
+    pageSize: ctx.settings.pageSize,
     hadResults,
   };
 }
@@ -184,7 +185,7 @@ class HitSorter {
 }
 
 async function crawlAndSync(
-  deps: MercariDeps,
+  ctx: CrawlContext,
   product: ProductView,
   signal: AbortSignal,
   commit: FencedCommit,
@@ -194,21 +195,21 @@ async function crawlAndSync(
   // Rows found under an older setting (keyword, category, range, exclude keyword) say nothing
   // about this search: without a matching row, an empty search is believable (no block;
   // inspect removes the stale rows) and every page is read, as on a first crawl.
-  const hadResults = (await new CrawlResultRepo(deps.db).matchFields(product.id)).some(matches);
+  const hadResults = (await new CrawlResultRepo(ctx.db).matchFields(product.id)).some(matches);
   // An interrupted first crawl left its marker: it has not read every page yet.
-  const firstRun = !hadResults || (await firstCrawlUnfinished(deps, product.id));
-  const writer = new PageWriter(deps, product.id, firstRun, commit, flushRows);
+  const firstRun = !hadResults || (await firstCrawlUnfinished(ctx, product.id));
+  const writer = new PageWriter(ctx, product.id, firstRun, commit, flushRows);
   const hits = new HitSorter(product, writer);
   let crawl: Awaited<ReturnType<typeof crawlMercariList>>;
   try {
-    const plan = listPlan(deps, product, firstRun, hadResults);
-    crawl = await crawlMercariList(deps.client, plan, signal, hits.add);
+    const plan = listPlan(ctx, product, firstRun, hadResults);
+    crawl = await crawlMercariList(ctx.client, plan, signal, hits.add);
   } catch (err) {
     // A write in flight ends before the failure is reported (and the lease released).
     await writer.settle().catch(() => undefined);
     if (isMercariBlocked(err)) {
       countBlocked("list", err.reason);
-      deps.logger.warn(
+      ctx.logger.warn(
         { product_id: product.id, reason: err.reason },
         `mercari blocked the search of product ${product.id}: no inspect, no checks, nothing deleted`,
       );
@@ -217,12 +218,12 @@ async function crawlAndSync(
   }
   const deleted = await writer.finish(async (tx) => {
     const gone = await inspect(tx, product.id, matches, [hits.noPrice, hits.outOfRange]);
-    if (firstRun) await clearFirstCrawl(tx, deps, product.id);
+    if (firstRun) await clearFirstCrawl(tx, ctx, product.id);
     return gone;
   });
-  const existence = await syncForExistence(deps, product.id, crawl.items);
-  const soldOut = await syncForSoldOutAt(deps, product.id, writer.sent);
-  const seller = await syncForSeller(deps, product.id, writer.sent);
+  const existence = await syncForExistence(ctx, product.id, crawl.items);
+  const soldOut = await syncForSoldOutAt(ctx, product.id, writer.sent);
+  const seller = await syncForSeller(ctx, product.id, writer.sent);
   return {
     product_id: product.id,
     first_run: firstRun,

@@ -6,7 +6,7 @@
  * fingerprint it was found under, so inspect can drop rows found under an older setting, and
  * rows whose price moved outside the range.
  */
-import { contentHash } from "../../../engine/index.ts";
+import { contentHash } from "tidemark/kit";
 
 /** The parts of a setting a search is made of. */
 export interface MatchSetting {

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import { CursorStore, type CursorTables, isoTimestamp } from "../../../engine/index.ts";
-import type { MercariDeps } from "../deps.ts";
+import { CursorStore, type CursorTables, isoTimestamp } from "tidemark/kit";
+import type { CrawlContext } from "../crawl-context.ts";
 import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "../queue-send.ts";
 import { CrawlResultRepo, type ResultInput, type RowRef } from "../repos/crawl-result-repo.ts";
 import type { MercariTables } from "../tables.ts";
@@ -24,27 +24,27 @@ export function firstCrawlKey(productId: number): string {
 
 function cursors(
   db: Kysely<MercariTables> | Transaction<MercariTables>,
-  deps: Pick<MercariDeps, "clock">,
+  ctx: Pick<CrawlContext, "clock">,
 ) {
   // The cursor store only touches tm_cursors, which every Tidemark database has.
-  return new CursorStore(db as unknown as Kysely<CursorTables>, deps.clock);
+  return new CursorStore(db as unknown as Kysely<CursorTables>, ctx.clock);
 }
 
 /** Whether a first crawl of the product wrote some pages and was then interrupted. */
 export async function firstCrawlUnfinished(
-  deps: Pick<MercariDeps, "db" | "clock">,
+  ctx: Pick<CrawlContext, "db" | "clock">,
   productId: number,
 ): Promise<boolean> {
-  return (await cursors(deps.db, deps).get(firstCrawlKey(productId))) !== undefined;
+  return (await cursors(ctx.db, ctx).get(firstCrawlKey(productId))) !== undefined;
 }
 
 /** Clears the marker in the crawl's last transaction: the first crawl is complete. */
 export async function clearFirstCrawl(
   tx: Transaction<MercariTables>,
-  deps: Pick<MercariDeps, "clock">,
+  ctx: Pick<CrawlContext, "clock">,
   productId: number,
 ): Promise<void> {
-  await cursors(tx, deps).reset(firstCrawlKey(productId));
+  await cursors(tx, ctx).reset(firstCrawlKey(productId));
 }
 
 /**
@@ -66,7 +66,7 @@ export class PageWriter {
   #marked = false;
 
   constructor(
-    private readonly deps: Pick<MercariDeps, "queue" | "clock">,
+    private readonly ctx: Pick<CrawlContext, "outbox" | "clock">,
     private readonly productId: number,
     private readonly firstRun: boolean,
     private readonly commit: FencedCommit,
@@ -118,14 +118,14 @@ export class PageWriter {
     mark: boolean,
   ): Promise<RowRef[]> {
     if (mark && this.firstRun && !this.#marked) {
-      await cursors(tx, this.deps).set(firstCrawlKey(this.productId), {
-        started_at: isoTimestamp(this.deps.clock.now()),
+      await cursors(tx, this.ctx).set(firstCrawlKey(this.productId), {
+        started_at: isoTimestamp(this.ctx.clock.now()),
       });
       this.#marked = true;
     }
     if (batch.length === 0) return [];
     const repo = new CrawlResultRepo(tx);
-    const { inserted } = await repo.upsert(batch, isoTimestamp(this.deps.clock.now()));
+    const { inserted } = await repo.upsert(batch, isoTimestamp(this.ctx.clock.now()));
     this.inserted += inserted;
     return repo.soldWithoutDateAmong(
       this.productId,
@@ -136,7 +136,7 @@ export class PageWriter {
   async #sendSoldOutChecks(rows: readonly RowRef[]): Promise<void> {
     const fresh = rows.filter((r) => !this.sent.has(r.id));
     for (const r of fresh) this.sent.add(r.id);
-    const count = await enqueueCrawlMessages(this.deps.queue, fresh.map(detailMessage));
+    const count = await enqueueCrawlMessages(this.ctx.outbox, fresh.map(detailMessage));
     this.soldOutChecks.enqueued += count.enqueued;
     this.soldOutChecks.already_waiting += count.already_waiting;
   }

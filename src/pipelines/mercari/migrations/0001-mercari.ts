@@ -1,5 +1,5 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
-import { dialectOf } from "../../../engine/index.ts";
+import { dialectOf } from "tidemark/kit";
 
 /**
  * The pipeline's three tables (docs/pipelines/mercari.md) with every column, type, NOT NULL,

@@ -1,4 +1,5 @@
-import { type PanelBlock, type PanelModule, type Runtime, typed } from "../../../engine/index.ts";
+import type { PanelBlock, PanelModule, PipelineServices } from "tidemark";
+import { typed } from "tidemark/kit";
 import type { ProductView } from "../product-schemas.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import { ResultQueries } from "../repos/result-queries.ts";
@@ -13,9 +14,9 @@ const CHEAPEST = 5;
 const yen = (n: number) => `¥${Math.round(n).toLocaleString("en-US")}`;
 
 /** A product's cheapest on-sale listings (with links and images) and its sold-price trend. */
-async function productBlocks(runtime: Runtime, p: ProductView): Promise<PanelBlock[]> {
-  const queries = new ResultQueries(typed<MercariTables>(runtime.db));
-  const window = trendWindow(runtime.clock.now());
+async function productBlocks(services: PipelineServices, p: ProductView): Promise<PanelBlock[]> {
+  const queries = new ResultQueries(typed<MercariTables>(services.db));
+  const window = trendWindow(services.clock.now());
   const [cheapest, sold] = await Promise.all([
     queries.cheapest(p.id, CHEAPEST),
     queries.soldPrices(p.id, window.from, window.to),
@@ -51,8 +52,8 @@ async function productBlocks(runtime: Runtime, p: ProductView): Promise<PanelBlo
 
 /** The Mercari panel: per product, the cheapest listings on sale and the sold-price trend. */
 export const mercariPanel: PanelModule = {
-  async view({ runtime }) {
-    const products = await new ProductRepo(typed<MercariTables>(runtime.db)).list();
+  async view({ services }) {
+    const products = await new ProductRepo(typed<MercariTables>(services.db)).list();
     const shown = products.slice(0, MAX_PRODUCTS);
     const blocks: PanelBlock[] = [
       {
@@ -69,7 +70,7 @@ export const mercariPanel: PanelModule = {
         text: "No product yet: add one with tidemark mercari product add.",
       });
     }
-    for (const p of shown) blocks.push(...(await productBlocks(runtime, p)));
+    for (const p of shown) blocks.push(...(await productBlocks(services, p)));
     if (products.length > shown.length) {
       blocks.push({
         kind: "note",

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { NotFoundError, UsageError } from "../../../engine/index.ts";
+import { NotFoundError, UsageError } from "tidemark";
 import type { ProductCreateInput, ProductUpdateInput, ProductView } from "../product-schemas.ts";
 import type { MercariTables } from "../tables.ts";
 

@@ -1,11 +1,7 @@
-import {
-  isoTimestamp,
-  type RouteInput,
-  type RouteOutput,
-  type RouteServices,
-  typed,
-} from "../../../engine/index.ts";
+import type { RouteInput, RouteOutput, RouteServices } from "tidemark";
+import { isoTimestamp, typed } from "tidemark/kit";
 import { isMercariBlocked } from "../client/types.ts";
+import { mercariServices } from "../crawl-context.ts";
 import type { ProductCreateInput, ProductUpdateInput } from "../product-schemas.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import {
@@ -18,11 +14,11 @@ import type { MercariTables } from "../tables.ts";
 import type { ResultsQuery } from "./schemas.ts";
 
 function products(services: RouteServices): ProductRepo {
-  return new ProductRepo(typed<MercariTables>(services.runtime.db));
+  return new ProductRepo(typed<MercariTables>(services.services.db));
 }
 
 function now(services: RouteServices): string {
-  return isoTimestamp(services.runtime.clock.now());
+  return isoTimestamp(services.services.clock.now());
 }
 
 function idOf(input: RouteInput, key = "id"): number {
@@ -33,7 +29,8 @@ function idOf(input: RouteInput, key = "id"): number {
 export async function execute(input: RouteInput, services: RouteServices): Promise<RouteOutput> {
   const body = (input.body ?? {}) as { productId?: number };
   try {
-    return { body: await executeCrawl(services, body.productId) };
+    const pipeline = mercariServices(services.services);
+    return { body: await executeCrawl({ services: pipeline }, body.productId) };
   } catch (err) {
     if (isMercariBlocked(err)) {
       return { status: 502, body: { error: "blocked", reason: err.reason, message: err.message } };
@@ -45,7 +42,7 @@ export async function execute(input: RouteInput, services: RouteServices): Promi
 /** GET /api/crawl/results/{productId}. */
 export async function results(input: RouteInput, services: RouteServices): Promise<RouteOutput> {
   const q = input.query as ResultsQuery;
-  return { body: await productResults(services.runtime, idOf(input, "productId"), q) };
+  return { body: await productResults(services.services, idOf(input, "productId"), q) };
 }
 
 /** GET /api/mercari/products. */
@@ -104,11 +101,11 @@ export async function deleteProduct(
 /** GET /api/mercari/products/{id}/price-trend. */
 export async function priceTrend(input: RouteInput, services: RouteServices): Promise<RouteOutput> {
   const q = input.query as { from?: string; to?: string; bucket: "day" | "week" };
-  return { body: await productTrend(services.runtime, idOf(input), q) };
+  return { body: await productTrend(services.services, idOf(input), q) };
 }
 
 /** GET /api/mercari/products/{id}/cheapest. */
 export async function cheapest(input: RouteInput, services: RouteServices): Promise<RouteOutput> {
   const limit = Number((input.query as { limit: number }).limit);
-  return { body: await cheapestResults(services.runtime, idOf(input), limit) };
+  return { body: await cheapestResults(services.services, idOf(input), limit) };
 }

@@ -1,4 +1,5 @@
-import { isoTimestamp, UsageError } from "../../../engine/index.ts";
+import { UsageError } from "tidemark";
+import { isoTimestamp } from "tidemark/kit";
 import { trendBoundMs } from "./trend-bounds.ts";
 
 /** Per bucket: how many sold, and the spread of their prices. */

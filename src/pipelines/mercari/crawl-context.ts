@@ -1,0 +1,68 @@
+import type { Kysely } from "kysely";
+import type { Clock, Database, Logger, PipelineServices } from "tidemark";
+import { typed } from "tidemark/kit";
+import { createMercariClient } from "./client/mercari-client.ts";
+import type { MercariClient } from "./client/types.ts";
+import type { CrawlOutbox } from "./queue-send.ts";
+import type { MercariSettings } from "./settings.ts";
+import type { MercariTables } from "./tables.ts";
+
+/**
+ * What the crawl phases need: the database, Mercari, where crawl messages go, the pipeline's
+ * settings, clock, logger and leases.
+ */
+export interface CrawlContext {
+  readonly db: Kysely<MercariTables>;
+  readonly client: MercariClient;
+  readonly outbox: CrawlOutbox;
+  readonly settings: MercariSettings;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly leases: PipelineServices["leases"];
+}
+
+/**
+ * The mercari pipeline's services with their settings typed: the registry validated them with
+ * `mercariSettings` (every route, command, panel and queue handler of this pipeline gets them).
+ */
+export function mercariServices(services: PipelineServices): PipelineServices<MercariSettings> {
+  return services as PipelineServices<MercariSettings>;
+}
+
+// One client per database and settings: a worker handling thousands of detail messages reuses
+// it instead of building a client (and its rate limiter) per message.
+const clients = new WeakMap<Database, { key: string; client: MercariClient }>();
+
+function sharedClient(services: PipelineServices<MercariSettings>): MercariClient {
+  const key = JSON.stringify(services.settings);
+  const cached = clients.get(services.db);
+  if (cached?.key === key) return cached.client;
+  const client = createMercariClient({
+    settings: services.settings,
+    logger: services.logger,
+    db: services.db,
+    clock: services.clock,
+  });
+  clients.set(services.db, { key, client });
+  return client;
+}
+
+/**
+ * The crawl's context from the pipeline's services: its settings, the Mercari client on the
+ * database's shared rate limit (or `client`, e.g. a test's), and `outbox` for the messages.
+ */
+export function crawlContext(
+  services: PipelineServices<MercariSettings>,
+  outbox: CrawlOutbox,
+  client?: MercariClient,
+): CrawlContext {
+  return {
+    db: typed<MercariTables>(services.db),
+    client: client ?? sharedClient(services),
+    outbox,
+    settings: services.settings,
+    clock: services.clock,
+    logger: services.logger,
+    leases: services.leases,
+  };
+}
