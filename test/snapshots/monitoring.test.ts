@@ -70,7 +70,7 @@ describeEachDialect("snapshots monitoring", (h) => {
     t.clock.advance(5000);
     const registry = new PromRegistry();
     // What `serve` and `worker` do for every pipeline when they build /metrics.
-    await snapshotsPipeline.metrics?.(registry, t.rt);
+    await snapshotsPipeline.metrics?.(registry, t.services);
     const scraped = await registry.metrics();
     expect(scraped).toContain("# TYPE tidemark_snapshots_state_age_seconds gauge");
     expect(scraped).toContain('tidemark_snapshots_state_age_seconds{supplier="acme"} 5');

@@ -8,7 +8,7 @@ import { snapshotsCommands } from "./commands.ts";
 import { describeResult } from "./ingest/describe-result.ts";
 import type { IngestResult } from "./ingest/types.ts";
 import { ingestParams, supplierLeaseKey } from "./params.ts";
-import { snapshotsSettings } from "./settings.ts";
+import { type SnapshotSettings, snapshotsSettings } from "./settings.ts";
 
 /** `snapshots.ingest`: one ingestion of a supplier's inbox. */
 export const ingestJobType = defineJobType({
@@ -38,13 +38,12 @@ export const snapshotsPipeline = definePipeline({
     "0001-snapshots": await import("./migrations/0001-snapshots.ts"),
   }),
   async metrics(register, services) {
-    const [{ registerSnapshotsMetrics }, { metricsStatusSources }, { snapshotsStatus }] =
-      await Promise.all([
-        import("./monitoring/metrics.ts"),
-        import("./monitoring/metrics-sources.ts"),
-        import("./monitoring/status.ts"),
-      ]);
-    const sources = metricsStatusSources(services);
+    const [{ registerSnapshotsMetrics }, { snapshotsStatus }] = await Promise.all([
+      import("./monitoring/metrics.ts"),
+      import("./monitoring/status.ts"),
+    ]);
+    // The registry hands this pipeline's settings, validated with snapshotsSettings.
+    const sources = { ...services, settings: services.settings as SnapshotSettings };
     await registerSnapshotsMetrics(register, () => snapshotsStatus(sources));
   },
   commandGroups: [
