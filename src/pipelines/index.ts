@@ -1,4 +1,4 @@
-import type { PipelineDefinition } from "../engine/define.ts";
+import type { PipelineDefinition } from "tidemark";
 import { booksPipeline } from "./books/index.ts";
 import { emailAnalyticsPipeline } from "./email-analytics/index.ts";
 import { mercariPipeline } from "./mercari/index.ts";

@@ -62,19 +62,29 @@ export function spawnCli(
     stdin?: string;
     timeoutMs?: number;
     bin?: string;
+    /**
+     * A TypeScript entry to run through tsx instead of the bin (a test's CLI that installs a
+     * fault hook before it runs the command).
+     */
+    source?: string;
     /** Close our end of the child's stdout once this many bytes came (a reader like `head`). */
     closeStdoutAfter?: number;
   },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? BIN, ...argv], {
+    const entry = options.source ? ["--import", TSX_IMPORT, options.source] : [options.bin ?? BIN];
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      TIDEMARK_FROM_SOURCE: options.bin ? "" : "1",
+      TIDEMARK_LOG_LEVEL: "warn",
+      ...options.env,
+    };
+    // A built CLI resolves `tidemark` as an installed package does: not through this checkout's
+    // tsconfig, which the test process names for the sources' sake.
+    if (options.bin) delete env.TSX_TSCONFIG_PATH;
+    const child = spawn(process.execPath, [...entry, ...argv], {
       cwd: options.cwd,
-      env: {
-        ...process.env,
-        TIDEMARK_FROM_SOURCE: options.bin ? "" : "1",
-        TIDEMARK_LOG_LEVEL: "warn",
-        ...options.env,
-      },
+      env,
       stdio: ["pipe", "pipe", "pipe"],
       timeout: options.timeoutMs ?? 60_000,
     });

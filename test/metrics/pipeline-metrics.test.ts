@@ -1,6 +1,7 @@
 import { Registry as PromRegistry } from "prom-client";
 import { expect, it } from "vitest";
 import { Registry } from "../../src/engine/registry/registry.ts";
+import { pipelineServices } from "../../src/engine/runs/pipeline-services.ts";
 import { pipelines } from "../../src/pipelines/index.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { lintExposition } from "../../src/testing/exposition-lint.ts";
@@ -13,7 +14,7 @@ describeEachDialect("pipelines' metrics follow promtool's rules", (h) => {
     for (const pipeline of pipelines) {
       if (!pipeline.metrics) continue;
       const register = new PromRegistry();
-      await pipeline.metrics(register, runtime);
+      await pipeline.metrics(register, pipelineServices(runtime, pipeline.name));
       const text = await register.metrics();
       expect(text, pipeline.name).toMatch(/^# TYPE /m);
       expect(lintExposition(text), pipeline.name).toEqual([]);

@@ -1,6 +1,12 @@
 // What a pipeline gets instead of the process's Runtime: stored jobs, runs made now, the queue
 // (drained in-process) and the failure webhook's feed, all through its PipelineServices.
-import { defineJobType, definePipeline, defineQueueHandler, type RunJobReport } from "tidemark";
+import {
+  defineJobType,
+  definePipeline,
+  defineQueueHandler,
+  defineSettings,
+  type RunJobReport,
+} from "tidemark";
 import { drainQueue, typed } from "tidemark/kit";
 import { describeEachDialect, openPipelineServices } from "tidemark/testing";
 import { expect, it } from "vitest";
@@ -27,6 +33,20 @@ const count = defineJobType({
   example: { n: 1 },
   run: async (_ctx, params) => ({ summary: { counted: params.n } }),
 });
+const token = defineSettings({
+  schema: z.object({ token: z.string().default("none") }).strict(),
+  env: [{ name: "CAP_TOKEN", path: ["token"], kind: "string" }],
+});
+const env = defineJobType({
+  name: "cap.env",
+  description: "reports what it sees of its environment",
+  params: z.object({}),
+  example: {},
+  settings: token,
+  run: async (ctx) => ({
+    summary: { seen: ctx.environ.CAP_SEEN ?? null, token: ctx.settings.token },
+  }),
+});
 let inner: RunJobReport | undefined;
 const outer = defineJobType({
   name: "cap.outer",
@@ -41,7 +61,8 @@ const outer = defineJobType({
 const pipeline = definePipeline({
   name: "cap",
   description: "capabilities under test",
-  jobTypes: [count, outer],
+  jobTypes: [count, outer, env],
+  settings: token,
   queueHandlers: [note],
 });
 const other = definePipeline({
@@ -62,18 +83,19 @@ describeEachDialect("a pipeline's services", (h) => {
   it("store jobs validated like `job add`, and read and change them", async () => {
     const services = await openPipelineServices(h, pipeline);
     const spec = { name: "c1", type: "cap.count", params: { n: 2 }, schedule: "*/5 * * * *" };
-    await services.jobs.add({ timezone: "UTC", enabled: true, ...spec });
-    expect(await services.jobs.get("c1")).toMatchObject(spec);
-    expect(await services.jobs.get("nope")).toBeUndefined();
-    const bad = services.jobs.add({
-      ...spec,
-      name: "c2",
-      params: { n: -1 },
+    await services.jobs.add(spec);
+    await services.jobs.add({ name: "bare", type: "cap.count", params: { n: 0 } });
+    expect(await services.jobs.get("bare")).toMatchObject({
+      schedule: null,
       timezone: "UTC",
       enabled: true,
     });
+    expect(await services.jobs.get("c1")).toMatchObject(spec);
+    expect(await services.jobs.get("nope")).toBeUndefined();
+    const bad = services.jobs.add({ ...spec, name: "c2", params: { n: -1 } });
     await expect(bad).rejects.toThrow(/n/);
-    expect((await services.jobs.list()).map((j) => j.name)).toEqual(["c1"]);
+    await expect(services.jobs.add({ ...spec, name: "c 3" })).rejects.toThrow(/job c 3: name/);
+    expect((await services.jobs.list()).map((j) => j.name).sort()).toEqual(["bare", "c1"]);
     await services.jobs.update("c1", { enabled: false });
     expect(await services.jobs.get("c1")).toMatchObject({ enabled: false });
   });
@@ -94,6 +116,16 @@ describeEachDialect("a pipeline's services", (h) => {
     const db = typed<{ tm_runs: { job_name: string } }>(runtime.db);
     const runs = await db.selectFrom("tm_runs").select("job_name").execute();
     expect(runs.map((r) => r.job_name).sort()).toEqual(["c", "inner", "o"]);
+  });
+
+  it("run with environment variables for that run alone, settings' overrides included", async () => {
+    const services = await openPipelineServices(h, pipeline);
+    const environ = { CAP_SEEN: "yes", CAP_TOKEN: "from-env" };
+    const report = await services.runJob({ job: "e", type: "cap.env", environ });
+    expect(report.summary).toEqual({ seen: "yes", token: "from-env" });
+    const plain = await services.runJob({ job: "e", type: "cap.env" });
+    expect(plain.summary).toEqual({ seen: null, token: "none" });
+    expect(services.environ.CAP_SEEN).toBeUndefined();
   });
 
   it("drain a queue handler's queue in-process, counting failures and refusing bad payloads", async () => {

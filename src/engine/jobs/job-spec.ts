@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
+import { UsageError } from "../errors.ts";
 
 /** Job names: letters, digits, `.`, `-`, `_`; they appear in run ids, lease keys and paths. */
 export const JOB_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -21,6 +23,8 @@ export const jobSpecSchema = z
 export const jobsFileSchema = z.object({ jobs: z.array(jobSpecSchema) }).strict();
 
 export type JobSpec = z.output<typeof jobSpecSchema>;
+/** A job spec as written, before the defaults apply. */
+export type JobSpecInput = z.input<typeof jobSpecSchema>;
 
 /** Changes accepted by `job update`; undefined = keep. `schedule: null` removes the schedule. */
 export interface JobChanges {
@@ -31,4 +35,14 @@ export interface JobChanges {
   enabled?: boolean;
   /** Seconds of schedule jitter; 0 removes it. */
   jitter?: number;
+}
+
+/** A spec with its defaults applied; UsageError naming every bad field. */
+export function parseJobSpec(spec: JobSpecInput): JobSpec {
+  const parsed = jobSpecSchema.safeParse(spec);
+  if (!parsed.success) {
+    const name = typeof spec.name === "string" ? spec.name : "?";
+    throw new UsageError(formatZodIssues(`job ${name}`, parsed.error, spec));
+  }
+  return parsed.data;
 }

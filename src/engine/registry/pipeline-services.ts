@@ -69,10 +69,10 @@ export interface PipelineServices<S = unknown> {
 }
 
 /**
- * What a pipeline's metrics read on each scrape: the process's stores, without a pipeline's
- * settings or sending (a scrape reads the pipeline's tables and changes nothing).
+ * What a pipeline's metrics read on each scrape: the process's stores and the pipeline's
+ * settings (thresholds), without sending or running (a scrape reads and changes nothing).
  */
-export type MetricsServices = Pick<
-  PipelineServices,
-  "db" | "blobs" | "logger" | "clock" | "leases" | "environ"
+export type MetricsServices<S = unknown> = Pick<
+  PipelineServices<S>,
+  "pipeline" | "db" | "blobs" | "logger" | "clock" | "leases" | "environ" | "config" | "settings"
 >;

@@ -1,12 +1,15 @@
 import type { JobRecord } from "../jobs/job-repo.ts";
-import type { JobChanges, JobSpec } from "../jobs/job-spec.ts";
+import type { JobChanges, JobSpecInput } from "../jobs/job-spec.ts";
 
 import type { RunEndedEvent } from "../notify/run-events.ts";
 
 /** A job stored in `tm_jobs` (what `tidemark job ls` lists). */
 export type StoredJob = JobRecord;
-/** A job to store: name, type, params, schedule, time zone, enabled, jitter. */
-export type StoredJobSpec = JobSpec;
+/**
+ * A job to store: name and type; params (default `{}`), schedule (default none), time zone
+ * (default UTC), enabled (default true), jitter (default 0) as in a jobs file.
+ */
+export type StoredJobSpec = JobSpecInput;
 /** Changes to a stored job; undefined = keep, `schedule: null` removes the schedule. */
 export type StoredJobChanges = JobChanges;
 
@@ -46,6 +49,12 @@ export interface RunJobRequest {
    * with its schema like the configured one; default: the configured settings.
    */
   readonly settings?: Record<string, unknown>;
+  /**
+   * Environment variables for this run only, over the process's (e.g. a fake's credentials for
+   * a demo): the run's `ctx.environ` and its settings' environment overrides see them; the
+   * process's environment is not changed.
+   */
+  readonly environ?: Readonly<Record<string, string>>;
 }
 
 /** How a run made with `runJob` ended (it is stored like every run: `tidemark runs show`). */

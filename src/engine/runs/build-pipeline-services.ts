@@ -1,5 +1,6 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import { JobService } from "../jobs/job-service.ts";
+import { parseJobSpec } from "../jobs/job-spec.ts";
 import { openQueue } from "../queue/open-queue.ts";
 import type { Queue } from "../queue/queue.ts";
 import { sendTo } from "../queue/queue-handler-definition.ts";
@@ -66,7 +67,7 @@ function storedJobs(runtime: Runtime): StoredJobs {
   return {
     list: () => service().repo.list(),
     get: async (name) => (await service().repo.get(name)) ?? undefined,
-    add: (spec) => service().add(spec),
+    add: async (spec) => service().add(parseJobSpec(spec)),
     update: (name, changes) => service().update(name, changes),
   };
 }

@@ -5,9 +5,10 @@ import type { Runtime } from "../runtime/runtime.ts";
 import type { RunReport, RunRequest } from "./job-runner.ts";
 
 /**
- * Runs a job type of `pipeline` now, in this process (`PipelineServices.runJob`). Settings
- * given with the request are validated with the pipeline's schema and used for this run alone;
- * the stored run is an ordinary run. A job type of another pipeline is refused.
+ * Runs a job type of `pipeline` now, in this process (`PipelineServices.runJob`). Settings and
+ * environment variables given with the request are used for this run alone (the settings
+ * validated with the pipeline's schema, its environment overrides applied); the stored run is an
+ * ordinary run. A job type of another pipeline is refused.
  */
 export async function runJobNow(
   runtime: Runtime,
@@ -21,25 +22,28 @@ export async function runJobNow(
       `pipeline ${pipeline} has no job type ${JSON.stringify(request.type)} (runJob runs the pipeline's own)`,
     );
   }
-  let used = runtime;
-  if (request.settings && definition.settings) {
-    const { config } = runtime;
+  let used: Runtime = request.environ
+    ? { ...runtime, environ: { ...runtime.environ, ...request.environ } }
+    : runtime;
+  if ((request.settings || request.environ) && definition.settings) {
+    const { config } = used;
+    const section = request.settings ?? config.pipelines[pipeline] ?? {};
     const resolved = resolvePipelineSettings(
       pipeline,
       definition.settings,
-      request.settings,
-      runtime.environ,
+      section,
+      used.environ,
       config,
     );
     used = {
-      ...runtime,
+      ...used,
       config: {
         ...config,
-        pipelines: { ...config.pipelines, [pipeline]: request.settings },
+        pipelines: { ...config.pipelines, [pipeline]: section },
         settings: { ...config.settings, [pipeline]: resolved },
       },
     };
   }
-  const { job, type, params, settings: _settings, ...options } = request;
+  const { job, type, params, settings: _settings, environ: _environ, ...options } = request;
   return execute(used, { ...options, jobName: job, jobType: type, params: params ?? {} });
 }

@@ -6,7 +6,6 @@
  * never import the runtime (no Runtime → Registry → definition → spec → Runtime loop). Each wide
  * type is assignable to its public one, so a built-in definition registers like any other.
  */
-import type { Registry as PromRegistry } from "prom-client";
 import type { z } from "zod";
 import type { Queue, SendOptions, WorkOptions } from "../queue/queue.ts";
 import {
@@ -99,13 +98,12 @@ export const defineQueueHandler = defineAnyQueueHandler as unknown as <S extends
 export interface PipelineDefinition
   extends Omit<
     PublicPipelineDefinition,
-    "commands" | "routes" | "panel" | "queueHandlers" | "demo" | "metrics"
+    "commands" | "routes" | "panel" | "queueHandlers" | "demo"
   > {
   readonly commands?: readonly CommandSpec[];
   readonly routes?: readonly RouteSpec[];
   readonly panel?: PanelSpec;
   readonly queueHandlers?: readonly QueueHandlerDefinition[];
-  metrics?(register: PromRegistry, runtime: Runtime): Promise<void>;
   demo?(ctx: DemoContext): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { TidemarkMetrics } from "../../engine/metrics/tidemark-metrics.ts";
 import { openQueue } from "../../engine/queue/open-queue.ts";
 import type { Queue } from "../../engine/queue/queue.ts";
 import type { QueueHandlerDefinition } from "../../engine/queue/queue-handler-definition.ts";
+import { pipelineServices } from "../../engine/runs/pipeline-services.ts";
 import { RunRepo } from "../../engine/runs/run-repo.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { collectQueueHandlers, startQueueWorkers } from "../../engine/workers/queue-workers.ts";
@@ -38,7 +39,7 @@ export async function openProcessServices(
   metrics.watchQueue(queue);
   metrics.watchRunHistory(runtime.db, logger);
   for (const pipeline of runtime.registry.pipelines) {
-    await pipeline.metrics?.(metrics.registry, runtime);
+    await pipeline.metrics?.(metrics.registry, pipelineServices(runtime, pipeline.name, { queue }));
   }
   const unhook = useProcessMetrics(metrics);
   const sweepMs = runtime.config.scheduler.reloadMs;
