@@ -88,7 +88,7 @@ it("no shipped module reads a test hook from the environment (tests inject their
     (f) => f.endsWith(".ts") && !/\.test\.ts$|(^|\/)testing\//.test(f),
   );
   const readers = shipped.filter((f) =>
-    /TIDEMARK_TEST_[A-Z_]+/.test(
+    /TIDEMARK_TEST_[A-Z_]+|TIDEMARK_SNAPSHOTS_(CRASH|PAUSE)_AT/.test(
       readFileSync(`${src}/${f}`, "utf8").replace(/TIDEMARK_TEST_PG_URL/g, ""),
     ),
   );

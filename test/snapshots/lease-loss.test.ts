@@ -10,7 +10,8 @@ import { TSX_IMPORT } from "../../src/testing/run-cli.ts";
 import { type CliFixture, cliFixture } from "./support/cli.ts";
 import { csv } from "./support/harness.ts";
 
-const BIN = new URL("../../bin/tidemark.js", import.meta.url).pathname;
+// The test CLI that installs the crash hook: TIDEMARK_SNAPSHOTS_PAUSE_AT stops it at that stage.
+const FAULT_CLI = new URL("../fixtures/snapshots-crash-cli.ts", import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const current = (f: CliFixture) =>
   path.basename(readlinkSync(path.join(f.root, "state", "current", "acme")));
@@ -39,17 +40,21 @@ describeEachDialect("snapshots: a run that lost its lease", (h) => {
     f.put("acme", "d1.csv", csv("A1,a,5,1.00", "A2,b,3,1.00"), 120);
 
     // A: paused (SIGSTOP) right before it would publish d1.
-    const a = spawn(process.execPath, ["--import", TSX_IMPORT, BIN, "snapshots", "run", "acme"], {
-      cwd: f.cwd,
-      env: {
-        ...process.env,
-        ...f.env,
-        TIDEMARK_FROM_SOURCE: "1",
-        TIDEMARK_LOG_LEVEL: "warn",
-        TIDEMARK_SNAPSHOTS_PAUSE_AT: "before-state",
+    const a = spawn(
+      process.execPath,
+      ["--import", TSX_IMPORT, FAULT_CLI, "snapshots", "run", "acme"],
+      {
+        cwd: f.cwd,
+        env: {
+          ...process.env,
+          ...f.env,
+          TIDEMARK_FROM_SOURCE: "1",
+          TIDEMARK_LOG_LEVEL: "warn",
+          TIDEMARK_SNAPSHOTS_PAUSE_AT: "before-state",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     let aOut = "";
     a.stdout.on("data", (d) => {
       aOut += d;

@@ -1,5 +1,6 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import type { DatabaseTarget } from "../../../src/infra/config/load-config.ts";
 import { snapshotsPipeline } from "../../../src/pipelines/snapshots/index.ts";
@@ -8,6 +9,10 @@ import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { type CliResult, runCli, spawnCli } from "../../../src/testing/run-cli.ts";
 import { testTempDir } from "../../../src/testing/temp-dir.ts";
 import { CONFIG } from "./harness.ts";
+
+/** The test CLI that kills or pauses itself at the stage these variables name. */
+const FAULT_CLI = fileURLToPath(new URL("../../fixtures/snapshots-crash-cli.ts", import.meta.url));
+const FAULT_VARIABLES = ["TIDEMARK_SNAPSHOTS_CRASH_AT", "TIDEMARK_SNAPSHOTS_PAUSE_AT"];
 
 /** A working directory with tidemark.yaml, a fresh database and a data dir, for CLI tests. */
 export interface CliFixture {
@@ -19,7 +24,10 @@ export interface CliFixture {
   target: DatabaseTarget;
   /** In-process CLI (fast). */
   run(argv: string[]): Promise<CliResult>;
-  /** The real binary in a child process (for kills and true parallelism). */
+  /**
+   * The real CLI in a child process (for kills and true parallelism); with
+   * TIDEMARK_SNAPSHOTS_CRASH_AT or _PAUSE_AT, a test CLI that installs the crash hook first.
+   */
   spawn(argv: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
   config(supplier: string, yaml?: string): void;
   put(supplier: string, name: string, body: string | Buffer, ageSec?: number): void;
@@ -50,7 +58,13 @@ export async function cliFixture(
     target,
     run: (argv) => runCli(argv, { cwd, env, registry }),
     spawn: (argv, extra = {}) =>
-      spawnCli(argv, { cwd, env: { ...env, ...extra }, timeoutMs: 120_000 }),
+      spawnCli(argv, {
+        cwd,
+        env: { ...env, ...extra },
+        timeoutMs: 120_000,
+        // A kill or pause asked for: the CLI that installs the snapshots crash hook.
+        ...(FAULT_VARIABLES.some((v) => extra[v]) ? { source: FAULT_CLI } : {}),
+      }),
     config(supplier, yaml = CONFIG) {
       const dir = path.join(dataDir, "etl_ops", "config");
       mkdirSync(dir, { recursive: true });

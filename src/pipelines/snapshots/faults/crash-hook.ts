@@ -1,10 +1,10 @@
 /**
- * TEST-ONLY hook for the kill-at-any-point recovery tests: when the environment variable
- * TIDEMARK_SNAPSHOTS_CRASH_AT names a stage, the process SIGKILLs itself on reaching it, exactly
- * as an OOM kill or power loss would stop it (no finally blocks, no cleanup); when
- * TIDEMARK_SNAPSHOTS_PAUSE_AT names it, the process SIGSTOPs itself there (a GC pause, a frozen
- * VM) until someone sends SIGCONT. Never set them in production. It lives below ingest/ and
- * storage/ so both can name their stages.
+ * The points of the ingestion where a test can stop the process: the kill-at-any-point recovery
+ * tests install a hook (`setCrashHook`) that SIGKILLs the process on reaching a stage, exactly as
+ * an OOM kill or power loss would stop it (no finally blocks, no cleanup), or SIGSTOPs it there
+ * (a GC pause, a frozen VM) until someone sends SIGCONT. A shipped process installs none, and
+ * nothing here reads the environment. It lives below ingest/ and storage/ so both can name
+ * their stages.
  */
 export const CRASH_STAGES = [
   "after-select",
@@ -27,24 +27,32 @@ export const OBJECT_CRASH_STAGES = ["mid-upload", "mid-move", "after-move-copy"]
 /** A point of the ingestion where the hook can kill the process. */
 export type CrashStage = (typeof CRASH_STAGES)[number] | (typeof OBJECT_CRASH_STAGES)[number];
 
-/** Kills or pauses the process if TIDEMARK_SNAPSHOTS_CRASH_AT / _PAUSE_AT asks for this stage. */
+/** What the installed hook does at a stage: nothing (undefined), kill or pause the process. */
+export type CrashAction = "kill" | "pause" | undefined;
+
+let hook: (stage: CrashStage) => CrashAction = () => undefined;
+
+/** Installs the hook (a test's CLI process does, before it runs the command); undefined removes it. */
+export function setCrashHook(next: ((stage: CrashStage) => CrashAction) | undefined): void {
+  hook = next ?? (() => undefined);
+}
+
+/** Kills or pauses the process if the installed hook asks for this stage. */
 export function crashPoint(stage: CrashStage): void {
-  if (process.env.TIDEMARK_SNAPSHOTS_CRASH_AT === stage) process.kill(process.pid, "SIGKILL");
-  if (process.env.TIDEMARK_SNAPSHOTS_PAUSE_AT === stage) process.kill(process.pid, "SIGSTOP");
+  const action = hook(stage);
+  if (action === "kill") process.kill(process.pid, "SIGKILL");
+  if (action === "pause") process.kill(process.pid, "SIGSTOP");
 }
 
 /**
- * The body unchanged, or — when the stage is asked for — one that stops the process once the
- * consumer has taken its first chunk: a write caught midway.
+ * The body unchanged, or — when the hook asks for the stage — one that stops the process once
+ * the consumer has taken its first chunk: a write caught midway.
  */
 export function crashMidStream(
   stage: CrashStage,
   body: AsyncIterable<Uint8Array>,
 ): AsyncIterable<Uint8Array> {
-  const env = process.env;
-  if (env.TIDEMARK_SNAPSHOTS_CRASH_AT !== stage && env.TIDEMARK_SNAPSHOTS_PAUSE_AT !== stage) {
-    return body;
-  }
+  if (hook(stage) === undefined) return body;
   return (async function* () {
     for await (const chunk of body) {
       yield chunk;
