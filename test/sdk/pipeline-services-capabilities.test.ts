@@ -95,6 +95,10 @@ describeEachDialect("a pipeline's services", (h) => {
     const bad = services.jobs.add({ ...spec, name: "c2", params: { n: -1 } });
     await expect(bad).rejects.toThrow(/n/);
     await expect(services.jobs.add({ ...spec, name: "c 3" })).rejects.toThrow(/job c 3: name/);
+    expect(() => services.jobs.validate({ ...spec, name: "c4", schedule: "every day" })).toThrow(
+      /schedule/,
+    );
+    services.jobs.validate({ ...spec, name: "c5" });
     expect((await services.jobs.list()).map((j) => j.name).sort()).toEqual(["bare", "c1"]);
     await services.jobs.update("c1", { enabled: false });
     expect(await services.jobs.get("c1")).toMatchObject({ enabled: false });

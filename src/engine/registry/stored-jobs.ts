@@ -21,6 +21,11 @@ export interface StoredJobs {
   list(): Promise<StoredJob[]>;
   /** The job, or undefined when none has that name. */
   get(name: string): Promise<StoredJob | undefined>;
+  /**
+   * Checks a spec as `add` would (name, type, params, schedule, time zone) without storing it:
+   * UsageError naming the bad field. For a command that writes other things first.
+   */
+  validate(spec: StoredJobSpec): void;
   /** Stores a new job (UsageError for a bad spec or a name in use). */
   add(spec: StoredJobSpec): Promise<StoredJob>;
   /** Changes a stored job (NotFoundError for an unknown name, UsageError for a bad change). */

@@ -67,6 +67,7 @@ function storedJobs(runtime: Runtime): StoredJobs {
   return {
     list: () => service().repo.list(),
     get: async (name) => (await service().repo.get(name)) ?? undefined,
+    validate: (spec) => service().validateSpec(parseJobSpec(spec)),
     add: async (spec) => service().add(parseJobSpec(spec)),
     update: (name, changes) => service().update(name, changes),
   };

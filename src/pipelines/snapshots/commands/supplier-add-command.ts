@@ -56,15 +56,46 @@ async function writeWhole(file: string, text: string): Promise<void> {
 }
 
 /**
- * Stores the job `snapshots.<supplier>`: added when there is none, its schedule and time zone
- * changed when given, else kept. The store validates the spec (a bad schedule is exit 2)
- * before anything else is written. Says what it did, for the report.
+ * Stores the job `snapshots.<supplier>` (validated by planSupplierJob before anything was
+ * written): added when there is none, its schedule and time zone changed when given, else
+ * kept. Says what it did, for the report.
  */
 async function storeSupplierJob(
   services: PipelineServices<SnapshotSettings>,
+  plan: SupplierJobPlan,
+  opts: SupplierAddOptions,
+): Promise<string> {
+  const { spec, existing } = plan;
+  if (!existing) {
+    await services.jobs.add(spec);
+    return `${spec.name} added`;
+  }
+  if (opts.schedule !== undefined || opts.timezone !== undefined) {
+    await services.jobs.update(spec.name, { schedule: spec.schedule, timezone: spec.timezone });
+    return `${spec.name} updated`;
+  }
+  return `${spec.name} kept as it was`;
+}
+
+/** The job `snapshots.<s>` as it will be stored, and whether one exists. */
+interface SupplierJobPlan {
+  spec: {
+    name: string;
+    type: string;
+    params: { supplier: string };
+    schedule: string | null;
+    timezone: string;
+    enabled: boolean;
+  };
+  existing: boolean;
+}
+
+/** The supplier's job with the options applied, validated (a bad schedule is exit 2). */
+async function planSupplierJob(
+  services: PipelineServices<SnapshotSettings>,
   supplier: string,
   opts: SupplierAddOptions,
-): Promise<{ jobLine: string; schedule: string | null; timezone: string }> {
+): Promise<SupplierJobPlan> {
   const jobName = supplierJobName(supplier);
   const job = await services.jobs.get(jobName);
   const spec = {
@@ -75,15 +106,8 @@ async function storeSupplierJob(
     timezone: opts.timezone ?? job?.timezone ?? "UTC",
     enabled: job?.enabled ?? true,
   };
-  let jobLine: string;
-  if (!job) {
-    await services.jobs.add(spec);
-    jobLine = `${jobName} added`;
-  } else if (opts.schedule !== undefined || opts.timezone !== undefined) {
-    await services.jobs.update(jobName, { schedule: spec.schedule, timezone: spec.timezone });
-    jobLine = `${jobName} updated`;
-  } else jobLine = `${jobName} kept as it was`;
-  return { jobLine, schedule: spec.schedule, timezone: spec.timezone };
+  services.jobs.validate(spec);
+  return { spec, existing: job !== undefined };
 }
 
 /** Where to drop the supplier's files: its inbox folder (created, fs) or key prefix (s3). */
@@ -121,18 +145,19 @@ export async function supplierAddCommand(
     );
   }
   await checkSupplierJobName(pipeline, supplier);
-  // The job first: storing it validates the schedule, so a bad one writes nothing.
-  const job = await storeSupplierJob(pipeline, supplier, opts);
+  const plan = await planSupplierJob(pipeline, supplier, opts);
   await writeWhole(file, supplierConfigTemplate(supplier, dq));
   const inbox = await prepareInbox(settings, supplier);
-  const when = job.schedule ? `schedule "${job.schedule}" ${job.timezone}` : "no schedule";
+  const jobLine = await storeSupplierJob(pipeline, plan, opts);
+  const { schedule, timezone } = plan.spec;
+  const when = schedule ? `schedule "${schedule}" ${timezone}` : "no schedule";
 
   services.print(`Supplier ${supplier} is set up.`);
   services.print(
     `  config: ${file}${existed ? " (overwritten)" : ""}  (min_fact_count ${dq.min_fact_count}, max_bad_ratio ${dq.max_bad_ratio}, allow_empty_snapshot ${dq.allow_empty_snapshot}; make key and columns match the supplier's files)`,
   );
   services.print(`  inbox:  ${inbox}  (drop full-snapshot CSV or XLSX files here)`);
-  services.print(`  job:    ${job.jobLine} (snapshots.ingest, ${when})`);
+  services.print(`  job:    ${jobLine} (snapshots.ingest, ${when})`);
   services.print(`Run it:   tidemark snapshots run ${supplier}`);
   services.print(`Then:     tidemark snapshots status ${supplier}`);
 }
