@@ -59,6 +59,8 @@ export interface DemoRunRequest {
    * with the pipeline's schema like the configured one; default: the configured settings.
    */
   readonly settings?: Record<string, unknown>;
+  /** Environment variables for this run only (e.g. the fake's credentials). */
+  readonly environ?: Readonly<Record<string, string>>;
 }
 
 /** How a demo's run ended. */

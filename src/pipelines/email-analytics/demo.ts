@@ -39,20 +39,6 @@ function sectionFor(fake: MailgunFake): Record<string, unknown> {
   return { base_url: fake.url, domain: fake.domain, use_env: false };
 }
 
-/**
- * Puts the fake's key in the demo's environment, the one its runs read MAILGUN_API_KEY from,
- * until the returned function restores it: a demo's run takes settings but no environment.
- */
-function lendFakeKey(environ: NodeJS.ProcessEnv, fake: MailgunFake): () => void {
-  const had = Object.hasOwn(environ, MAILGUN_API_KEY_ENV);
-  const previous = environ[MAILGUN_API_KEY_ENV];
-  environ[MAILGUN_API_KEY_ENV] = fake.apiKey;
-  return () => {
-    if (had) environ[MAILGUN_API_KEY_ENV] = previous;
-    else delete environ[MAILGUN_API_KEY_ENV];
-  };
-}
-
 type Sample = ReturnType<typeof sampleNewsletter>;
 
 /** Writes a sample newsletter (100 members, 6 emails) to the demo's directory and imports it. */
@@ -97,7 +83,10 @@ async function fetchWhileEventsArrive(
   });
   print(`Mailgun holds ${early.events} events of the first four emails`);
   const settings = sectionFor(fake);
-  const run = () => ctx.runJob({ job: JOB, type: "email-analytics.fetch", params: {}, settings });
+  // The fake's key, for these runs alone: the fetch job reads MAILGUN_API_KEY.
+  const environ = { [MAILGUN_API_KEY_ENV]: fake.apiKey };
+  const run = () =>
+    ctx.runJob({ job: JOB, type: "email-analytics.fetch", params: {}, settings, environ });
   printRun("Run 1", await run(), print);
 
   const late = fake.generateCampaign({
@@ -146,7 +135,6 @@ async function printResults(ctx: DemoContext, fake: MailgunFake, sample: Sample)
  */
 export async function runEmailAnalyticsDemo(ctx: DemoContext): Promise<void> {
   const fake = await startMailgunFake();
-  const restoreKey = lendFakeKey(ctx.services.environ, fake);
   try {
     const now = ctx.services.clock.now().getTime();
     const sample = await importSample(ctx, fake, now);
@@ -159,7 +147,6 @@ export async function runEmailAnalyticsDemo(ctx: DemoContext): Promise<void> {
     );
     ctx.print(`Its runs:    ${ctx.command(`runs ls --job ${JOB}`)}`);
   } finally {
-    restoreKey();
     await fake.close();
   }
 }

@@ -27,7 +27,7 @@ function otherLine(label: string, r: DemoRunResult): string {
   return `  ${label.padEnd(19)} ${r.status.padEnd(9)} ${parts.join(", ")}${r.error ? ` — ${r.error}` : ""}`;
 }
 
-/** Where the demo's runs read the fake's credentials (set for the demo, then removed). */
+/** Where the demo's runs read the fake's credentials (given to each run, for that run alone). */
 const DEMO_APPLICATION_ID_ENV = "TIDEMARK_DEMO_RAKUTEN_APPLICATION_ID";
 const DEMO_ACCESS_KEY_ENV = "TIDEMARK_DEMO_RAKUTEN_ACCESS_KEY";
 
@@ -43,26 +43,6 @@ function demoSettings(url: string): Record<string, unknown> {
 }
 
 /**
- * Puts the fake's credentials in the invocation's environment under the demo's own variable
- * names (a run reads its credentials there; a demo run cannot be given another environment),
- * and returns what puts the environment back as it was.
- */
-function lendFakeCredentials(environ: NodeJS.ProcessEnv): () => void {
-  const lent = {
-    [DEMO_APPLICATION_ID_ENV]: FAKE_APPLICATION_ID,
-    [DEMO_ACCESS_KEY_ENV]: FAKE_ACCESS_KEY,
-  };
-  const before = Object.keys(lent).map((name) => [name, environ[name]] as const);
-  Object.assign(environ, lent);
-  return () => {
-    for (const [name, value] of before) {
-      if (value === undefined) delete environ[name];
-      else environ[name] = value;
-    }
-  };
-}
-
-/**
  * `tidemark demo` for rakuten: the whole chain against the API fake (rankings → items →
  * genres → tags → is_active → embedding texts → embeddings, local lexical provider), then a
  * second day where one price changed and one item's images were reordered: the rerun skips
@@ -71,11 +51,14 @@ function lendFakeCredentials(environ: NodeJS.ProcessEnv): () => void {
 export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
   const { print } = ctx;
   const api = await startRakutenFake({ size: 120, knobs: { rateLimit: false } });
-  const giveBack = lendFakeCredentials(ctx.services.environ);
   try {
     const settings = demoSettings(api.url);
+    const environ = {
+      [DEMO_APPLICATION_ID_ENV]: FAKE_APPLICATION_ID,
+      [DEMO_ACCESS_KEY_ENV]: FAKE_ACCESS_KEY,
+    };
     const run = (type: string, params: Record<string, unknown>) =>
-      ctx.runJob({ job: type.replace(".", "-"), type, params, settings });
+      ctx.runJob({ job: type.replace(".", "-"), type, params, settings, environ });
     print(`Fake Rakuten Ichiba API: ${api.url} (120 gift items, formatVersion 2)`);
     print("Day 1: the whole chain");
     print(etlLine("rakuten.ranking", await run("rakuten.ranking", { genre_ids: GENRES })));
@@ -117,7 +100,6 @@ export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
     print(`Similar items:     ${ctx.command(`rakuten similar ${priced.rakuten_item_code}`)}`);
     print(`Its runs:          ${ctx.command("runs ls")}`);
   } finally {
-    giveBack();
     await api.close();
   }
 }
