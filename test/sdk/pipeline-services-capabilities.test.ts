@@ -141,9 +141,19 @@ describeEachDialect("a pipeline's services", (h) => {
       await queue.send(note.name, { text: "boom" }, { retryLimit: 0 });
       await queue.send(note.name, { text: 7 }, { retryLimit: 0 });
       await queue.send(note.name, { text: "b" });
+      const bad = services.sendBatch(note, [
+        { payload: { text: "c" } },
+        { payload: { text: 2 } as never },
+      ]);
+      await expect(bad).rejects.toThrow(/text/);
+      const ids = await services.sendBatch(note, [
+        { payload: { text: "d" } },
+        { payload: { text: "e" } },
+      ]);
+      expect(ids).toEqual([expect.any(String), expect.any(String)]);
       const report = await drainQueue(services, queue, note, { timeoutMs: 20_000 });
-      expect(report).toEqual({ handled: 2, failed: 2 });
-      expect(handled.sort()).toEqual(["a", "b"]);
+      expect(report).toEqual({ handled: 4, failed: 2 });
+      expect(handled.sort()).toEqual(["a", "b", "d", "e"]);
       const dead = await queue.deadLetters(note.name);
       expect(dead.length).toBe(2);
     } finally {

@@ -5,6 +5,7 @@ import { PermanentQueueError } from "./queue-errors.ts";
 import {
   type QueueHandlerContext,
   type QueueHandlerDefinition,
+  sendBatchTo,
   sendTo,
 } from "./queue-handler-definition.ts";
 
@@ -108,7 +109,12 @@ function handlerContext(
     attempt: message.attempt,
   });
   return {
-    services: { ...services, logger, send: (h, p, o) => sendTo(queue, h, p, o) },
+    services: {
+      ...services,
+      logger,
+      send: (h, p, o) => sendTo(queue, h, p, o),
+      sendBatch: (h, items) => sendBatchTo(queue, h, items),
+    },
     env: services.config.env,
     config: services.config,
     db: services.db,

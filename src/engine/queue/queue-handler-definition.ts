@@ -88,7 +88,7 @@ export async function sendTo<P, I>(
 /** sendTo for many payloads in one batch. */
 export async function sendBatchTo<P, I>(
   queue: Queue,
-  def: QueueHandlerDefinition<P, I>,
+  def: SendTarget<P, I>,
   items: ReadonlyArray<{ payload: I; options?: SendOptions }>,
 ): Promise<Array<string | null>> {
   for (const item of items) checkPayload(def, item.payload);

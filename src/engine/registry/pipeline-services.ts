@@ -42,6 +42,15 @@ export interface PipelineServices<S = unknown> {
    */
   send<I>(handler: QueueTarget<I>, payload: I, options?: SendOptions): Promise<string | null>;
   /**
+   * Sends many payloads to a queue handler's queue in one statement (ids in input order; null
+   * for a duplicate of a waiting message dropped), each validated first: nothing is sent when
+   * one is invalid.
+   */
+  sendBatch<I>(
+    handler: QueueTarget<I>,
+    items: ReadonlyArray<{ payload: I; options?: SendOptions }>,
+  ): Promise<Array<string | null>>;
+  /**
    * The resolved configuration of the process (environment name, data directory, run and
    * queue settings); a pipeline reads its own section through `settings`.
    */

@@ -3,7 +3,7 @@ import { JobService } from "../jobs/job-service.ts";
 import { parseJobSpec } from "../jobs/job-spec.ts";
 import { openQueue } from "../queue/open-queue.ts";
 import type { Queue } from "../queue/queue.ts";
-import { sendTo } from "../queue/queue-handler-definition.ts";
+import { sendBatchTo, sendTo } from "../queue/queue-handler-definition.ts";
 import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { StoredJobs } from "../registry/stored-jobs.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -35,6 +35,16 @@ export function buildPipelineServices<S = unknown>(
 ): PipelineServices<S> {
   const definition = runtime.registry.pipeline(pipeline);
   const open = () => openQueue({ ...runtime, runId: options.runId });
+  /** The process's open queue, or one opened for this send and closed after it. */
+  const withQueue = async <T>(work: (queue: Queue) => Promise<T>): Promise<T> => {
+    if (options.queue) return work(options.queue);
+    const queue = await open();
+    try {
+      return await work(queue);
+    } finally {
+      await queue.close();
+    }
+  };
   return {
     pipeline,
     db: runtime.db,
@@ -46,15 +56,9 @@ export function buildPipelineServices<S = unknown>(
     config: runtime.config,
     settings: runtime.registry.settingsFor(runtime.config, definition, runtime.environ) as S,
     jobs: storedJobs(runtime),
-    send: async (handler, payload, sendOptions) => {
-      if (options.queue) return sendTo(options.queue, handler, payload, sendOptions);
-      const queue = await open();
-      try {
-        return await sendTo(queue, handler, payload, sendOptions);
-      } finally {
-        await queue.close();
-      }
-    },
+    send: (handler, payload, sendOptions) =>
+      withQueue((queue) => sendTo(queue, handler, payload, sendOptions)),
+    sendBatch: (handler, items) => withQueue((queue) => sendBatchTo(queue, handler, items)),
     openQueue: open,
     runJob: (request) => runJobNow(runtime, pipeline, request, execute),
     reportRunEnded: (event) => runtime.events?.emitRunEnded(event),

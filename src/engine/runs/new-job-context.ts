@@ -63,6 +63,7 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
     config: runtime.config,
     settings: services?.settings,
     send: async (handler, payload, options) => ownServices().send(handler, payload, options),
+    sendBatch: async (handler, items) => ownServices().sendBatch(handler, items),
     get jobs() {
       return ownServices().jobs;
     },

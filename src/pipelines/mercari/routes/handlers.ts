@@ -3,6 +3,8 @@ import { isoTimestamp, typed } from "tidemark/kit";
 import { isMercariBlocked } from "../client/types.ts";
 import { mercariServices } from "../crawl-context.ts";
 import type { ProductCreateInput, ProductUpdateInput } from "../product-schemas.ts";
+import { crawlQueueHandler } from "../queue-handler.ts";
+import type { CrawlOutbox } from "../queue-send.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import {
   cheapestResults,
@@ -30,7 +32,11 @@ export async function execute(input: RouteInput, services: RouteServices): Promi
   const body = (input.body ?? {}) as { productId?: number };
   try {
     const pipeline = mercariServices(services.services);
-    return { body: await executeCrawl({ services: pipeline }, body.productId) };
+    // The detail checks go to the server's own queue, the one its workers consume.
+    const outbox: CrawlOutbox = {
+      sendBatch: (_queue, items) => pipeline.sendBatch(crawlQueueHandler, items),
+    };
+    return { body: await executeCrawl({ services: pipeline, outbox }, body.productId) };
   } catch (err) {
     if (isMercariBlocked(err)) {
       return { status: 502, body: { error: "blocked", reason: err.reason, message: err.message } };
