@@ -3,9 +3,9 @@
 // the engine's runner). Prints one JSON line: {ms, rssMb, ...}.
 
 import path from "node:path";
+import type { JobContext, PipelineDefinition } from "tidemark";
 import { sha256Hex } from "../src/engine/hashing/content-hash.ts";
 import { nodeTransport } from "../src/engine/http/node-transport.ts";
-import type { JobContext, PipelineDefinition } from "../src/engine/index.ts";
 import { Registry } from "../src/engine/registry/registry.ts";
 import { executeRun } from "../src/engine/runs/job-runner.ts";
 import { openRuntime } from "../src/engine/runtime/open-runtime.ts";

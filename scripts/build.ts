@@ -71,8 +71,8 @@ const EXTERNAL = [
 
 /**
  * Our modules have no import-time side effects (nothing in src/ is imported for one), so a module
- * none of whose exports are used can be left out. Without this, re-exports through the engine's
- * public face (src/engine/index.ts) pull every engine module into each entry's static graph —
+ * none of whose exports are used can be left out. Without this, re-exports through the public
+ * entries (src/sdk/kit.ts above all) pull every engine module into each entry's static graph —
  * including the CSV worker threads', which would parse megabytes of code they never run.
  */
 const sideEffectFreeSources: Plugin = {

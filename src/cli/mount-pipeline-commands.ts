@@ -1,8 +1,14 @@
 import type { Command } from "commander";
-import type { CommandArgSpec } from "../engine/registry/command-spec.ts";
+import type { CliServices, CommandArgSpec } from "../engine/registry/command-spec.ts";
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
 import { pipelineServices } from "../engine/runs/pipeline-services.ts";
-import type { CliServices } from "../engine/runtime/built-in-contract.ts";
+import type { Runtime } from "../engine/runtime/runtime.ts";
+
+/** What every pipeline command shares: output, exit code, cwd, environment, and the runtime. */
+export interface CliBase extends Omit<CliServices, "services"> {
+  /** The process's runtime, opened (and migrated) on first use. */
+  runtime(): Promise<Runtime>;
+}
 
 /** The group at `path` below `root`, created (with `description`) when missing. */
 function groupAt(root: Command, path: readonly string[], descriptions: Map<string, string>) {
@@ -29,11 +35,12 @@ function argSyntax(a: CommandArgSpec): string {
 export function mountPipelineCommands(
   program: Command,
   pipelines: readonly PipelineDefinition[],
-  base: Omit<CliServices, "services">,
+  base: CliBase,
 ): void {
   for (const pipeline of pipelines) {
+    const { runtime: _runtime, ...shared } = base;
     const services: CliServices = {
-      ...base,
+      ...shared,
       services: async <S>() => pipelineServices<S>(await base.runtime(), pipeline.name),
     };
     const descriptions = new Map(

@@ -1,6 +1,5 @@
 import { Command, Option, type OutputConfiguration } from "commander";
 import type { Registry } from "../engine/registry/registry.ts";
-import type { CliServices } from "../engine/runtime/built-in-contract.ts";
 import { registerDbCommands } from "./commands/db-commands.ts";
 import { registerDemoCommand } from "./commands/demo-command.ts";
 import { registerFakeCommand } from "./commands/fake-command.ts";
@@ -13,7 +12,7 @@ import { registerRunCommands } from "./commands/run-commands.ts";
 import { registerRunsCommands } from "./commands/runs-commands.ts";
 import { registerServeCommands } from "./commands/serve-commands.ts";
 import type { CliIo } from "./io.ts";
-import { mountPipelineCommands } from "./mount-pipeline-commands.ts";
+import { type CliBase, mountPipelineCommands } from "./mount-pipeline-commands.ts";
 import { inUserForm, invocationName } from "./output/invocation.ts";
 import { CliSession, type GlobalOptions } from "./session.ts";
 
@@ -100,7 +99,7 @@ export function buildProgram(
   registerServeCommands(program, session);
   registerNewCommands(program, session);
 
-  const services: Omit<CliServices, "services"> = {
+  const services: CliBase = {
     runtime: () => session.runtime(),
     print: (line) => session.print(line),
     printJson: (value) => session.printJson(value),

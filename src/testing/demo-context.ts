@@ -1,5 +1,5 @@
+import type { DemoContext } from "../engine/registry/pipeline-definition.ts";
 import { pipelineServices, runDemoJob } from "../engine/runs/pipeline-services.ts";
-import type { DemoContext } from "../engine/runtime/built-in-contract.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";
 
 /** The context `tidemark demo` gives a pipeline's demo, on a test's runtime. */
@@ -10,7 +10,6 @@ export function demoContext(
 ): DemoContext {
   return {
     ...options,
-    runtime,
     services: pipelineServices(runtime, pipeline),
     runJob: (request) => runDemoJob(runtime, pipeline, request),
   };

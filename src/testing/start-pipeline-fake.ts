@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import type { RunningFake } from "../engine/define.ts";
+import type { RunningFake } from "../engine/registry/pipeline-definition.ts";
 import { pipelines } from "../pipelines/index.ts";
 
 /**

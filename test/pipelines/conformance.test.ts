@@ -1,8 +1,8 @@
 // The promises every registered pipeline keeps; a new pipeline is held to them from its first
 // commit. The suite is the one `tidemark/testing` gives outside pipelines.
 import { fileURLToPath } from "node:url";
+import type { PipelineDefinition } from "tidemark";
 import { expect, it } from "vitest";
-import type { PipelineDefinition } from "../../src/engine/index.ts";
 import { pipelines } from "../../src/pipelines/index.ts";
 import { describePipelineConformance } from "../../src/sdk/testing.ts";
 

@@ -1,5 +1,5 @@
+import { ConfigError } from "tidemark";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/engine/index.ts";
 import { rakutenSettingsOf } from "./support/settings.ts";
 
 function resolve(section: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv = {}) {

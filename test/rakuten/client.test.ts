@@ -1,5 +1,5 @@
+import { BadPayloadError, RetryableHttpError } from "tidemark/kit";
 import { describe, expect, it } from "vitest";
-import { BadPayloadError, RetryableHttpError } from "../../src/engine/index.ts";
 import {
   RakutenApiError,
   RakutenNotFoundError,

@@ -1,7 +1,8 @@
 // Captions and catch copies as real shops write them (tags, entities): stored and hashed as
 // sent, embedded from plain text.
+
+import { contentHash, RawStore, sha256Hex } from "tidemark/kit";
 import { expect, it } from "vitest";
-import { contentHash, RawStore, sha256Hex } from "../../src/engine/index.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openRakutenHarness } from "./support/rakuten-harness.ts";
 

@@ -1,6 +1,7 @@
+import { ConfigError } from "tidemark";
+import { BadPayloadError } from "tidemark/kit";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { startFakeServer } from "../../src/engine/fakes/fake-server.ts";
-import { BadPayloadError, ConfigError } from "../../src/engine/index.ts";
 import { createLogger, silentLogger } from "../../src/infra/logging/logger.ts";
 import { cosineSimilarity, parseVector } from "../../src/pipelines/rakuten/embeddings/cosine.ts";
 import { createEmbeddingProvider } from "../../src/pipelines/rakuten/embeddings/create-provider.ts";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "tidemark/kit";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/engine/index.ts";
 import { itemSearchSchema, rankingSchema } from "../../src/pipelines/rakuten/client/schemas.ts";
 import {
   computeContentHash,

@@ -1,6 +1,7 @@
 // `tidemark rakuten similar <itemCode> [-k 10]`: nearest items by cosine similarity, both dialects.
+
+import { NotFoundError } from "tidemark";
 import { describe, expect, it } from "vitest";
-import { NotFoundError } from "../../src/engine/index.ts";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { openDatabase, typed } from "../../src/infra/db/open-database.ts";
 import { parseK, similarCommand } from "../../src/pipelines/rakuten/commands/similar.ts";

@@ -1,7 +1,8 @@
 // A 200 answer that is not the documented shape (`{}` from an outage page or a proxy) is a
 // failure of that target, never "empty" or "gone": nothing stored is replaced on its strength.
+
+import { RawStore } from "tidemark/kit";
 import { expect, it } from "vitest";
-import { RawStore } from "../../src/engine/index.ts";
 import { RankRepo } from "../../src/pipelines/rakuten/repos/rank-repo.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openRakutenHarness, type RakutenHarness } from "./support/rakuten-harness.ts";

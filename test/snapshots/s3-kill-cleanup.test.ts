@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { BlobStore } from "tidemark/kit";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { BlobStore } from "../../src/engine/index.ts";
 import type { CrashStage } from "../../src/pipelines/snapshots/ingest/crash-hook.ts";
 import { ObjectSnapshotStorage } from "../../src/pipelines/snapshots/storage/object-storage.ts";
 import { FsBlobStore } from "../../src/testing/blob-stores.ts";

@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../engine/errors.ts";
-import type { DemoRunRequest } from "../../engine/registry/pipeline-definition.ts";
+import type { DemoContext, DemoRunRequest } from "../../engine/registry/pipeline-definition.ts";
 import { pipelineServices, runDemoJob } from "../../engine/runs/pipeline-services.ts";
-import type { DemoContext } from "../../engine/runtime/built-in-contract.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { DEMO_DISABLED_REASON, DEMO_MARKER } from "../../infra/demo/demo-folder.ts";
 import { fitLines } from "../output/demo-lines.ts";
@@ -134,7 +133,7 @@ export function registerDemoCommand(program: Command, session: CliSession): void
           print(`\n== ${p.name}: ${p.description}`);
           const services = pipelineServices(runtime, p.name);
           const runJob = (request: DemoRunRequest) => runDemoJob(runtime, p.name, request);
-          const ctx: DemoContext = { services, runJob, runtime, dataDir, print, command };
+          const ctx: DemoContext = { services, runJob, dataDir, print, command };
           await p.demo?.(ctx);
         }
         const disabled = await disableDemoJobs(runtime);

@@ -1,6 +1,6 @@
 import { AlreadyRunningError, DuplicateDeliveryError, TidemarkError } from "../errors.ts";
+import { defineEngineQueueHandler } from "../queue/engine-queue-handler.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
-import { defineQueueHandler } from "../runtime/built-in-contract.ts";
 import { runAfterRunHook } from "./crash-hook.ts";
 import {
   RUN_QUEUE,
@@ -19,7 +19,7 @@ import {
  * period aborts the run (recorded as failed) and releases the message, so another worker
  * runs it again.
  */
-export const runRequestHandler = defineQueueHandler({
+export const runRequestHandler = defineEngineQueueHandler({
   name: RUN_QUEUE,
   description: "runs a stored job (tidemark run --queue, the HTTP API, the scheduler)",
   payload: runRequestPayload,

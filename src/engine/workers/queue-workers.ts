@@ -1,5 +1,6 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import { UsageError } from "../errors.ts";
+import type { EngineQueueHandlerContext } from "../queue/engine-queue-handler.ts";
 import type { MessageFinish, Queue, WorkOptions } from "../queue/queue.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
@@ -7,7 +8,6 @@ import type { PipelineServices } from "../registry/pipeline-services.ts";
 import type { Registry } from "../registry/registry.ts";
 import { runRequestHandler } from "../run-requests/run-request-handler.ts";
 import { pipelineServices } from "../runs/pipeline-services.ts";
-import type { QueueHandlerContext } from "../runtime/built-in-contract.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 /**
@@ -96,9 +96,13 @@ export async function startQueueWorkers(
 export function queueHandlerContext(
   runtime: Runtime,
   queue: Queue,
-  delivery: { message: QueueHandlerContext["message"]; signal: AbortSignal; finish: MessageFinish },
-  logger: QueueHandlerContext["logger"] = runtime.logger,
-): QueueHandlerContext {
+  delivery: {
+    message: EngineQueueHandlerContext["message"];
+    signal: AbortSignal;
+    finish: MessageFinish;
+  },
+  logger: EngineQueueHandlerContext["logger"] = runtime.logger,
+): EngineQueueHandlerContext {
   const { message, signal, finish } = delivery;
   let services: PipelineServices | undefined;
   return {

@@ -1,5 +1,5 @@
+import type { SharedTokenLimiter } from "tidemark/kit";
 import { onTestFinished } from "vitest";
-import type { SharedTokenLimiter } from "../../../src/engine/index.ts";
 import { silentLogger } from "../../../src/infra/logging/logger.ts";
 import {
   RakutenClient,

@@ -1,23 +1,20 @@
 import type { EngineTables } from "../../../engine/engine-tables.ts";
 import type { Queue } from "../../../engine/queue/queue.ts";
-import type { PanelRun } from "../../../engine/registry/panel-spec.ts";
+import type { PanelRun, PanelServices } from "../../../engine/registry/panel-spec.ts";
 import { pipelineServices } from "../../../engine/runs/pipeline-services.ts";
-import type { PanelServices } from "../../../engine/runtime/built-in-contract.ts";
 import type { Runtime } from "../../../engine/runtime/runtime.ts";
 import { typed } from "../../../infra/db/open-database.ts";
 
 /** Most runs a panel may ask for at once. */
 const MAX_RUNS = 500;
 
-/** The services a pipeline's panel gets: its runtime, the queue, and its own recent runs. */
+/** The services a pipeline's panel gets: its pipeline's services and its own recent runs. */
 export function panelServices(
   runtime: Runtime,
   queue: Queue | undefined,
   pipeline: string,
 ): PanelServices {
   return {
-    runtime,
-    queue,
     services: pipelineServices(runtime, pipeline, { queue }),
     async recentRuns(options = {}): Promise<PanelRun[]> {
       const limit = Math.min(Math.max(1, options.limit ?? 50), MAX_RUNS);
