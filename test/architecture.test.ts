@@ -1,7 +1,7 @@
 // What the linter cannot say about the layers: pipelines never import each other, every
 // pipeline has the same top-level shape, folders (not only files) import one way, and the
 // pipeline contract has no import loop, type-only imports included.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,112 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/**
+ * The one pipeline shape (docs/architecture.md, "The pipeline shape"): the only names a
+ * pipeline folder may hold at its top level, which of them it must hold, and the fixed files of
+ * some folders. Code of its own topics lives in `stages/<stage>/`; tests live outside (a built-in
+ * pipeline's in test/<name>/, an outside pipeline's in its package's test/).
+ */
+const SHAPE = {
+  required: [
+    "index.ts",
+    "params.ts",
+    "settings.ts",
+    "tables.ts",
+    "demo.ts",
+    "migrations",
+    "jobs",
+    "repos",
+    "fake",
+  ],
+  optional: [
+    "commands.ts",
+    "routes.ts",
+    "client",
+    "commands",
+    "routes",
+    "panel",
+    "monitoring",
+    "queue",
+    "demo",
+    "stages",
+  ],
+  fixed: { fake: "start-fake.ts", monitoring: "status.ts", queue: "handlers.ts" } as Record<
+    string,
+    string
+  >,
+};
+/** What an outside pipeline's package adds beside its pipeline (the scaffold's, the example's). */
+const PACKAGE_FILES = [
+  "README.md",
+  "package.json",
+  "_package.json",
+  "tsconfig.json",
+  "vitest.config.ts",
+  "tidemark.yaml",
+  "test",
+  ".gitignore",
+  "_gitignore",
+  "node_modules",
+  "data",
+];
+
+/** Every way `dir` departs from the shape, one line each (empty when it has the shape). */
+function shapeProblems(dir: string, extra: readonly string[] = []): string[] {
+  const names = readdirSync(dir);
+  const allowed = new Set([...SHAPE.required, ...SHAPE.optional, ...extra]);
+  const problems = names.filter((n) => !allowed.has(n)).map((n) => `${n}: not in the shape`);
+  for (const n of SHAPE.required) if (!names.includes(n)) problems.push(`${n}: missing`);
+  for (const [folder, file] of Object.entries(SHAPE.fixed)) {
+    if (names.includes(folder) && !existsSync(path.join(dir, folder, file))) {
+      problems.push(`${folder}/${file}: missing`);
+    }
+  }
+  if (names.includes("stages")) {
+    for (const n of readdirSync(path.join(dir, "stages"))) {
+      if (!statSync(path.join(dir, "stages", n)).isDirectory())
+        problems.push(`stages/${n}: stages/ holds folders only`);
+    }
+  }
+  if (names.includes("commands.ts") !== names.includes("commands")) {
+    problems.push("commands.ts and commands/ go together");
+  }
+  for (const f of filesUnder(dir)) {
+    const rel = path.relative(dir, f);
+    if (rel.startsWith(`node_modules${path.sep}`) || rel.startsWith(`test${path.sep}`)) continue;
+    if (rel.endsWith(".test.ts")) problems.push(`${rel}: tests live outside the pipeline folder`);
+    if (rel.includes(path.sep) && path.basename(rel) === "index.ts")
+      problems.push(`${rel}: no barrels below the top level`);
+  }
+  return problems;
+}
+
+describe("the pipeline shape", () => {
+  it("the scaffold's template and the outside example have it too", () => {
+    const repo = fileURLToPath(new URL("../", import.meta.url));
+    expect(shapeProblems(path.join(repo, "templates", "pipeline"), PACKAGE_FILES)).toEqual([]);
+    expect(shapeProblems(path.join(repo, "examples", "registry-feed"), PACKAGE_FILES)).toEqual([]);
+  });
+
+  it("fails on a file outside the allow-list, a missing fixed file and a colocated test", () => {
+    const dir = testTempDir("tm-shape-");
+    for (const n of SHAPE.required) {
+      if (n.endsWith(".ts")) writeFileSync(path.join(dir, n), "");
+      else mkdirSync(path.join(dir, n));
+    }
+    writeFileSync(path.join(dir, "fake", "start-fake.ts"), "");
+    expect(shapeProblems(dir)).toEqual([]);
+    writeFileSync(path.join(dir, "deps.ts"), "");
+    mkdirSync(path.join(dir, "queue"));
+    writeFileSync(path.join(dir, "jobs", "run.test.ts"), "");
+    expect(shapeProblems(dir)).toEqual([
+      "deps.ts: not in the shape",
+      "queue/handlers.ts: missing",
+      `jobs${path.sep}run.test.ts: tests live outside the pipeline folder`,
+    ]);
+  });
+});
+
 describe("pipeline folders", () => {
   for (const p of pipelines) {
     it(`${p.name} imports no other pipeline`, () => {
@@ -35,22 +141,8 @@ describe("pipeline folders", () => {
       }
     });
 
-    it(`${p.name} has the shared top-level shape`, () => {
-      const own = path.join(ROOT, p.name);
-      for (const required of [
-        "index.ts",
-        "params.ts",
-        "settings.ts",
-        "tables.ts",
-        "migrations",
-        "jobs",
-        "repos",
-        "fake",
-        "demo.ts",
-      ]) {
-        expect(existsSync(path.join(own, required)), `${p.name}/${required}`).toBe(true);
-      }
-      expect(existsSync(path.join(own, "commands.ts")) || !p.commands?.length).toBe(true);
+    it(`${p.name} has the one pipeline shape (an allow-list)`, () => {
+      expect(shapeProblems(path.join(ROOT, p.name))).toEqual([]);
     });
   }
 });

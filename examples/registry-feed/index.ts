@@ -38,7 +38,7 @@ export const registryFeedPipeline = definePipeline({
     description:
       "fake package registry (40 packages, a changes feed; POST /_fake/publish adds one)",
     async start(options) {
-      const { startStandaloneFake } = await import("./fake/standalone.ts");
+      const { startStandaloneFake } = await import("./fake/start-fake.ts");
       return startStandaloneFake(options);
     },
   },

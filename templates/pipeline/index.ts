@@ -36,7 +36,7 @@ export const starterKitPipeline = definePipeline({
   fake: {
     description: "fake Starter Kit API (120 records; POST /_fake/touch?count=N changes some)",
     async start(options) {
-      const { startStandaloneFake } = await import("./fake/standalone.ts");
+      const { startStandaloneFake } = await import("./fake/start-fake.ts");
       return startStandaloneFake(options);
     },
   },
