@@ -1,6 +1,6 @@
 // The collector's paging against the fake Google Books API (real HTTP client).
 import { describe, expect, it } from "vitest";
-import { shortHash } from "../../src/pipelines/books/cursor/query-set-hash.ts";
+import { shortHash } from "../../src/pipelines/books/stages/collect/query-set-hash.ts";
 import { startBooksFake } from "./support/books-harness.ts";
 import { collectFromFake, StubQuota } from "./support/collect-harness.ts";
 

@@ -2,7 +2,7 @@
 import { expect, it } from "vitest";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
 import { typed } from "../../src/infra/db/open-database.ts";
-import { apiKeyHash, QuotaRepo } from "../../src/pipelines/books/quota/quota-repo.ts";
+import { apiKeyHash, QuotaRepo } from "../../src/pipelines/books/repos/quota-repo.ts";
 import type { BooksTables } from "../../src/pipelines/books/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";

@@ -4,8 +4,11 @@ import { JobService } from "../../src/engine/jobs/job-service.ts";
 import type { RunReport } from "../../src/engine/runs/job-runner.ts";
 import { runDue } from "../../src/engine/runs/run-due.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
-import { computeQuerySetHash, shortHash } from "../../src/pipelines/books/cursor/query-set-hash.ts";
-import { resetCursors } from "../../src/pipelines/books/repos/reset-job-state.ts";
+import { resetCursors } from "../../src/pipelines/books/commands/reset-command.ts";
+import {
+  computeQuerySetHash,
+  shortHash,
+} from "../../src/pipelines/books/stages/collect/query-set-hash.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import {

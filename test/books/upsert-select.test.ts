@@ -2,11 +2,11 @@
 import { expect, it } from "vitest";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
 import { typed } from "../../src/infra/db/open-database.ts";
+import { normalizeVolume } from "../../src/pipelines/books/client/normalize-volume.ts";
 import { volumeSchema } from "../../src/pipelines/books/client/volumes-schema.ts";
-import { normalizeVolume } from "../../src/pipelines/books/normalize/normalize-volume.ts";
 import { BookRepo } from "../../src/pipelines/books/repos/book-repo.ts";
 import { MailHistoryRepo } from "../../src/pipelines/books/repos/mail-history-repo.ts";
-import { selectBooks } from "../../src/pipelines/books/select/select-books.ts";
+import { selectBooks } from "../../src/pipelines/books/stages/select/select-books.ts";
 import type { BooksTables } from "../../src/pipelines/books/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openBooksRuntime } from "./support/books-harness.ts";

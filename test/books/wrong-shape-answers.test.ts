@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import type { RunReport } from "../../src/engine/runs/job-runner.ts";
 import { runDue } from "../../src/engine/runs/run-due.ts";
 import type { Runtime } from "../../src/engine/runtime/runtime.ts";
-import { computeQuerySetHash } from "../../src/pipelines/books/cursor/query-set-hash.ts";
+import { computeQuerySetHash } from "../../src/pipelines/books/stages/collect/query-set-hash.ts";
 import { type DialectHarness, describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import {

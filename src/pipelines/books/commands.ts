@@ -7,7 +7,7 @@ function requireYes(options: Record<string, unknown>, what: string): void {
 
 /** The pipeline's services, once `jobName` is known to books (NotFoundError otherwise). */
 async function requireBooksJob(cli: CliServices, jobName: string) {
-  const { requireBooksJob: check } = await import("./repos/reset-job-state.ts");
+  const { requireBooksJob: check } = await import("./commands/reset-command.ts");
   const services = await cli.services();
   await check(services, jobName);
   return services;
@@ -27,7 +27,7 @@ export const booksCommands: readonly CommandSpec[] = [
       const jobName = String(args["job-name"]);
       requireYes(options, `the cursors of job ${jobName}`);
       const services = await requireBooksJob(cli, jobName);
-      const { resetCursors } = await import("./repos/reset-job-state.ts");
+      const { resetCursors } = await import("./commands/reset-command.ts");
       const count = await resetCursors(services, jobName);
       cli.print(`Reset ${count} cursor(s) for job: ${jobName}`);
     },
@@ -41,7 +41,7 @@ export const booksCommands: readonly CommandSpec[] = [
       const jobName = String(args["job-name"]);
       requireYes(options, `the mail history of job ${jobName}`);
       const services = await requireBooksJob(cli, jobName);
-      const { resetMailHistory } = await import("./repos/reset-job-state.ts");
+      const { resetMailHistory } = await import("./commands/reset-command.ts");
       const count = await resetMailHistory(services, jobName);
       cli.print(`Reset ${count} mail history record(s) for job: ${jobName}`);
     },

@@ -1,8 +1,8 @@
 import type { DemoContext, DemoRunResult, PipelineServices } from "tidemark";
 import { startFakeServer, typed } from "tidemark/kit";
-import { CollectCursorRepo } from "./cursor/cursor-repo.ts";
 import { GoogleBooksFake } from "./fake/google-books-fake.ts";
 import { type CapturedMail, startSmtpCapture } from "./fake/smtp-capture.ts";
+import { CollectCursorRepo } from "./repos/cursor-repo.ts";
 import type { BooksTables } from "./tables.ts";
 
 const JOB = "consultant-books";

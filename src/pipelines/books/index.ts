@@ -40,7 +40,7 @@ export const booksPipeline = definePipeline({
   fake: {
     description: "fake Google Books API and an SMTP capture that prints each mail",
     async start(options) {
-      const { startBooksFake } = await import("./fake/start-books-fake.ts");
+      const { startBooksFake } = await import("./fake/start-fake.ts");
       return startBooksFake(options);
     },
   },

@@ -1,4 +1,4 @@
-import type { NormalizedBook } from "./normalize/normalize-volume.ts";
+import type { NormalizedBook } from "./client/normalize-volume.ts";
 
 /**
  * Tables of the books pipeline. `collect_cursor` keeps its documented name and columns (no schema,

@@ -7,7 +7,6 @@ import { JobService } from "../../../src/engine/jobs/job-service.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
 import { typed } from "../../../src/infra/db/open-database.ts";
-import { CollectCursorRepo } from "../../../src/pipelines/books/cursor/cursor-repo.ts";
 import {
   GoogleBooksFake,
   type GoogleBooksFakeOptions,
@@ -17,6 +16,7 @@ import {
   startSmtpCapture,
 } from "../../../src/pipelines/books/fake/smtp-capture.ts";
 import { booksPipeline } from "../../../src/pipelines/books/index.ts";
+import { CollectCursorRepo } from "../../../src/pipelines/books/repos/cursor-repo.ts";
 import type { BooksTables } from "../../../src/pipelines/books/tables.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { openTestRuntime } from "../../../src/testing/test-runtime.ts";

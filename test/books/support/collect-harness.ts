@@ -1,9 +1,9 @@
 import type { FakeServer } from "../../../src/engine/fakes/fake-server.ts";
 import { googleBooksFetcher } from "../../../src/pipelines/books/client/google-books-client.ts";
-import { CollectLog } from "../../../src/pipelines/books/collect/collect-log.ts";
-import type { QuotaBudget } from "../../../src/pipelines/books/collect/collector.ts";
-import { collect } from "../../../src/pipelines/books/collect/collector.ts";
-import { computeQuerySetHash } from "../../../src/pipelines/books/cursor/query-set-hash.ts";
+import { CollectLog } from "../../../src/pipelines/books/stages/collect/collect-log.ts";
+import type { QuotaBudget } from "../../../src/pipelines/books/stages/collect/collector.ts";
+import { collect } from "../../../src/pipelines/books/stages/collect/collector.ts";
+import { computeQuerySetHash } from "../../../src/pipelines/books/stages/collect/query-set-hash.ts";
 import { captureLogger, type LogLine } from "./books-harness.ts";
 import { booksSettingsFrom } from "./books-settings.ts";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { escapeHtml } from "../mail/digest.ts";
+import { escapeHtml } from "../stages/mail/digest.ts";
 
 /** A deterministic number from the parts (same parts, same number, every process). */
 export function seeded(...parts: Array<string | number>): number {

@@ -1,4 +1,4 @@
-import { pacificDay } from "../quota/pacific-day.ts";
+import { pacificDay } from "../client/pacific-day.ts";
 import { buildCorpus, type Corpus, seeded } from "./corpus.ts";
 import {
   dailyQuotaError,

@@ -9,19 +9,19 @@ import {
 } from "tidemark";
 import { isoTimestamp, typed } from "tidemark/kit";
 import { googleBooksFetcher } from "../client/google-books-client.ts";
-import { CollectLog } from "../collect/collect-log.ts";
-import { type CollectorResult, collect } from "../collect/collector.ts";
-import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
-import { computeQuerySetHash, shortHash } from "../cursor/query-set-hash.ts";
-import { type Digest, renderDigest } from "../mail/digest.ts";
-import { type SentMail, sendDigest } from "../mail/send-digest.ts";
-import { normalizeVolume } from "../normalize/normalize-volume.ts";
+import { normalizeVolume } from "../client/normalize-volume.ts";
 import type { BooksRunParams } from "../params.ts";
-import { apiKeyHash, QuotaRepo } from "../quota/quota-repo.ts";
 import { BookRepo } from "../repos/book-repo.ts";
+import { CollectCursorRepo } from "../repos/cursor-repo.ts";
 import { MailHistoryRepo } from "../repos/mail-history-repo.ts";
-import { selectBooks } from "../select/select-books.ts";
+import { apiKeyHash, QuotaRepo } from "../repos/quota-repo.ts";
 import type { BooksSettings, SmtpSettings } from "../settings.ts";
+import { CollectLog } from "../stages/collect/collect-log.ts";
+import { type CollectorResult, collect } from "../stages/collect/collector.ts";
+import { computeQuerySetHash, shortHash } from "../stages/collect/query-set-hash.ts";
+import { type Digest, renderDigest } from "../stages/mail/digest.ts";
+import { type SentMail, sendDigest } from "../stages/mail/send-digest.ts";
+import { selectBooks } from "../stages/select/select-books.ts";
 import type { BooksTables } from "../tables.ts";
 
 /**

@@ -10,9 +10,9 @@ import {
 } from "tidemark";
 import { typed } from "tidemark/kit";
 import { z } from "zod";
-import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
-import { pacificDay } from "../quota/pacific-day.ts";
-import { requireBooksJob, resetCursors } from "../repos/reset-job-state.ts";
+import { pacificDay } from "../client/pacific-day.ts";
+import { requireBooksJob, resetCursors } from "../commands/reset-command.ts";
+import { CollectCursorRepo } from "../repos/cursor-repo.ts";
 import type { BooksSettings } from "../settings.ts";
 import type { BooksTables } from "../tables.ts";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { NormalizedBook } from "../normalize/normalize-volume.ts";
+import type { NormalizedBook } from "../client/normalize-volume.ts";
 import type { BooksTables, VolumeRow } from "../tables.ts";
 
 /** A collected book and the query that found it. */

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { computeQuerySetHash, shortHash } from "./query-set-hash.ts";
+import {
+  computeQuerySetHash,
+  shortHash,
+} from "../../src/pipelines/books/stages/collect/query-set-hash.ts";
 
 describe("computeQuerySetHash", () => {
   it("is the full SHA-256 of the trimmed, whitespace-collapsed, sorted queries joined by \\n", () => {

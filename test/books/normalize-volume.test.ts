@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { volumeSchema } from "../client/volumes-schema.ts";
-import { normalizeVolume, publishedSortKey } from "./normalize-volume.ts";
+import {
+  normalizeVolume,
+  publishedSortKey,
+} from "../../src/pipelines/books/client/normalize-volume.ts";
+import { volumeSchema } from "../../src/pipelines/books/client/volumes-schema.ts";
 
 const volume = (volumeInfo: Record<string, unknown>) =>
   volumeSchema.parse({ id: "abc123DEF456", volumeInfo });

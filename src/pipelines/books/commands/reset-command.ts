@@ -1,8 +1,8 @@
 import { NotFoundError, type PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
-import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
+import { CollectCursorRepo } from "../repos/cursor-repo.ts";
+import { MailHistoryRepo } from "../repos/mail-history-repo.ts";
 import type { BooksTables } from "../tables.ts";
-import { MailHistoryRepo } from "./mail-history-repo.ts";
 
 /** The stores the resets touch: the database and the clock (cursor timestamps). */
 type BooksStores = Pick<PipelineServices, "db" | "clock">;

@@ -1,5 +1,5 @@
 import { describeError, type Logger } from "tidemark";
-import { shortHash } from "../cursor/query-set-hash.ts";
+import { shortHash } from "./query-set-hash.ts";
 
 /** The log lines docs/ops/collect.md shows, word for word; structured fields ride along for log search. */
 export class CollectLog {

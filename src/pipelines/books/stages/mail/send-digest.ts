@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
-import type { BooksRunParams } from "../params.ts";
-import type { SmtpSettings } from "../settings.ts";
+import type { BooksRunParams } from "../../params.ts";
+import type { SmtpSettings } from "../../settings.ts";
 import type { Digest } from "./digest.ts";
 
 /** What the SMTP server accepted. */

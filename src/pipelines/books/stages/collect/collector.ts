@@ -1,10 +1,10 @@
 import { QuotaExceededError } from "tidemark/kit";
-import type { FetchPage } from "../client/google-books-client.ts";
-import { isEmptyAnswer, type Volume } from "../client/volumes-schema.ts";
-import { checkExhaustion } from "../cursor/exhaustion.ts";
-import { normalizedQuerySet } from "../cursor/query-set-hash.ts";
-import { GOOGLE_BOOKS_PAGE_MAX } from "../params.ts";
+import type { FetchPage } from "../../client/google-books-client.ts";
+import { isEmptyAnswer, type Volume } from "../../client/volumes-schema.ts";
+import { GOOGLE_BOOKS_PAGE_MAX } from "../../params.ts";
 import type { CollectLog } from "./collect-log.ts";
+import { checkExhaustion } from "./exhaustion.ts";
+import { normalizedQuerySet } from "./query-set-hash.ts";
 
 /** Why collection stopped. */
 export type StopReason = "quota" | "max_per_run" | "exhausted" | "error" | null;

@@ -3,10 +3,10 @@ import type { PanelServices } from "tidemark";
 import { typed } from "tidemark/kit";
 import { describeEachDialect, openPipelineServices } from "tidemark/testing";
 import { expect, it } from "vitest";
-import { CollectCursorRepo } from "../cursor/cursor-repo.ts";
-import { booksPipeline } from "../index.ts";
-import type { BooksTables } from "../tables.ts";
-import { booksPanel } from "./books-panel.ts";
+import { booksPipeline } from "../../src/pipelines/books/index.ts";
+import { booksPanel } from "../../src/pipelines/books/panel/books-panel.ts";
+import { CollectCursorRepo } from "../../src/pipelines/books/repos/cursor-repo.ts";
+import type { BooksTables } from "../../src/pipelines/books/tables.ts";
 
 describeEachDialect("books panel: reset-cursors", (h) => {
   it("resets a books job's cursors and refuses a name books does not know", async () => {

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Clock } from "tidemark";
 import { isoTimestamp } from "tidemark/kit";
+import { pacificDay } from "../client/pacific-day.ts";
 import type { BooksTables } from "../tables.ts";
-import { pacificDay } from "./pacific-day.ts";
 
 /** The stored identity of an API key: its SHA-256, or `anonymous` for keyless requests. */
 export function apiKeyHash(key: string | undefined): string {

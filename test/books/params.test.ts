@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { booksRunParams } from "./params.ts";
+import { booksRunParams } from "../../src/pipelines/books/params.ts";
 
 // The example of docs/pipelines/books.md, as YAML.
 const EXAMPLE = `

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pacificDay } from "./pacific-day.ts";
+import { pacificDay } from "../../src/pipelines/books/client/pacific-day.ts";
 
 describe("pacificDay", () => {
   it("turns over at midnight Los Angeles time, PST and PDT alike", () => {

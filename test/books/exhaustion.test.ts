@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkExhaustion } from "./exhaustion.ts";
+import { checkExhaustion } from "../../src/pipelines/books/stages/collect/exhaustion.ts";
 
 describe("checkExhaustion", () => {
   it("is never true for a failed call or an unknown totalItems", () => {

@@ -1,5 +1,5 @@
 import { contentHash } from "tidemark/kit";
-import type { Volume } from "../client/volumes-schema.ts";
+import type { Volume } from "./volumes-schema.ts";
 
 /** The fields of a volume the pipeline stores, before bookkeeping columns. */
 export interface BookFields {

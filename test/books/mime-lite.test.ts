@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeHeader, parseMail } from "./mime-lite.ts";
+import { decodeHeader, parseMail } from "../../src/pipelines/books/fake/mime-lite.ts";
 
 describe("parseMail", () => {
   it("decodes a multipart/alternative message with quoted-printable and base64 parts", () => {

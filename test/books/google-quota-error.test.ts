@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isGoogleQuotaError } from "./google-quota-error.ts";
+import { isGoogleQuotaError } from "../../src/pipelines/books/client/google-quota-error.ts";
 
 const head = (status: number) => ({ status, headers: new Headers() });
 const googleError = (reason: string, message = "Quota exceeded") =>

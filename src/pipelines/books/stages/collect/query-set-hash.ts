@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { normalizeQuery } from "../params.ts";
+import { normalizeQuery } from "../../params.ts";
 
 /**
  * The query set's identity: each query trimmed with whitespace runs collapsed,
