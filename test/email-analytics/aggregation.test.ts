@@ -6,8 +6,8 @@ import {
   aggregateEmailStats,
   aggregateMemberStats,
   openRate,
-} from "../../src/pipelines/email-analytics/aggregation/aggregate-stats.ts";
-import { midFetchAggregationDue } from "../../src/pipelines/email-analytics/jobs/fetch-state.ts";
+} from "../../src/pipelines/email-analytics/stages/aggregation/aggregate-stats.ts";
+import { midFetchAggregationDue } from "../../src/pipelines/email-analytics/stages/fetch/fetch-state.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import {
   eaDb,

@@ -1,6 +1,6 @@
 // The fetch cycle: budgets, restarts and the backfill (windows, errors, exclusivity: cycle-edges).
 import { expect, it } from "vitest";
-import { APPLY_BATCH_EVENTS } from "../../src/pipelines/email-analytics/jobs/fetch-events.ts";
+import { APPLY_BATCH_EVENTS } from "../../src/pipelines/email-analytics/stages/fetch/fetch-events.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { backfillReading, phasesOf, spread } from "./support/cycle-events.ts";
 import {

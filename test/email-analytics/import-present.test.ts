@@ -5,7 +5,10 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { migrateToLatest } from "../../src/infra/db/migrator.ts";
 import { typed } from "../../src/infra/db/open-database.ts";
-import { importFile, importLines } from "../../src/pipelines/email-analytics/import/run-import.ts";
+import {
+  importFile,
+  importLines,
+} from "../../src/pipelines/email-analytics/stages/import/run-import.ts";
 import type { EmailAnalyticsTables } from "../../src/pipelines/email-analytics/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";

@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import { migrateToLatest } from "../../src/infra/db/migrator.ts";
 import { type Database, typed } from "../../src/infra/db/open-database.ts";
 import { UsageError } from "../../src/infra/errors.ts";
-import { importFile } from "../../src/pipelines/email-analytics/import/run-import.ts";
+import { importFile } from "../../src/pipelines/email-analytics/stages/import/run-import.ts";
 import type { EmailAnalyticsTables } from "../../src/pipelines/email-analytics/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";

@@ -4,7 +4,6 @@ import { finished } from "node:stream/promises";
 import type { DemoContext, DemoRunResult } from "tidemark";
 import { type MailgunFake, startMailgunFake } from "./fake/mailgun-fake.ts";
 import { sampleNewsletter } from "./fake/sample-newsletter.ts";
-import { importFile } from "./import/run-import.ts";
 import { emailAnalyticsStatus, statusLines } from "./monitoring/status.ts";
 import { emailStats, emailStatsLines, topMembers } from "./repos/email-stats.ts";
 import {
@@ -12,6 +11,7 @@ import {
   emailAnalyticsSettingsSchema,
   MAILGUN_API_KEY_ENV,
 } from "./settings.ts";
+import { importFile } from "./stages/import/run-import.ts";
 
 const JOB = "mailgun-analytics";
 const MINUTE = 60_000;

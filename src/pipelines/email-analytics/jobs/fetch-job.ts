@@ -3,15 +3,20 @@ import type { JobContext, JobResult } from "tidemark";
 import { dialectOf, typed } from "tidemark/kit";
 import { createMailgunEventsClient } from "../client/mailgun-events-client.ts";
 import type { EmailAnalyticsFetchParams } from "../params.ts";
-import { EventApplier } from "../processing/apply-events.ts";
-import { totalCounted } from "../processing/event-result.ts";
 import { JOB_ROWS, lastJobRunTimestamp } from "../repos/ghost-jobs-repo.ts";
 import { type EmailAnalyticsSettings, mailgunCredentials } from "../settings.ts";
+import { aggregatePending } from "../stages/aggregation/aggregate-pending.ts";
+import { runCycle } from "../stages/fetch/cycle.ts";
+import { describeFetchFailure } from "../stages/fetch/describe-failure.ts";
+import {
+  type FetchRun,
+  newFetchData,
+  newTotals,
+  type PhaseReport,
+} from "../stages/fetch/fetch-state.ts";
+import { EventApplier } from "../stages/processing/apply-events.ts";
+import { totalCounted } from "../stages/processing/event-result.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
-import { aggregatePending } from "./aggregate-pending.ts";
-import { runCycle } from "./cycle.ts";
-import { describeFetchFailure } from "./describe-failure.ts";
-import { type FetchRun, newFetchData, newTotals, type PhaseReport } from "./fetch-state.ts";
 
 /** Phase reports kept in a run's summary (the latest ones). */
 const MAX_PHASES_IN_SUMMARY = 40;

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import { objectId } from "../processing/sql-batch.ts";
 import type { EmailAnalyticsTables, GhostJobRow } from "../tables.ts";
+import { objectId } from "./sql-batch.ts";
 
 /** The `jobs` rows of the fetch phases, with Ghost's names. */
 export const JOB_ROWS = {

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
-import type { EventProcessingResult } from "../processing/event-result.ts";
-import { chunks } from "../processing/sql-batch.ts";
+import type { EventProcessingResult } from "../stages/processing/event-result.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
+import { chunks } from "./sql-batch.ts";
 
 type Tx = Transaction<EmailAnalyticsTables>;
 

@@ -1,5 +1,5 @@
 import { HttpError } from "tidemark/kit";
-import type { EmailAnalyticsSettings } from "../settings.ts";
+import type { EmailAnalyticsSettings } from "../../settings.ts";
 
 /**
  * The run's one-line error for a Mailgun failure. A refused key (401) or an unknown domain (404)

@@ -1,10 +1,14 @@
 import type { Transaction } from "kysely";
-import type { NormalizedEvent } from "../client/types.ts";
+import type { NormalizedEvent } from "../../client/types.ts";
+import {
+  advanceFinishedAt,
+  recordLastFetch,
+  setJobTimestamp,
+} from "../../repos/ghost-jobs-repo.ts";
+import { markPending } from "../../repos/pending-stats.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
+import { aggregatePending, isLeaseLost } from "../aggregation/aggregate-pending.ts";
 import { addCounts, type EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
-import { advanceFinishedAt, recordLastFetch, setJobTimestamp } from "../repos/ghost-jobs-repo.ts";
-import { markPending } from "../repos/pending-stats.ts";
-import type { EmailAnalyticsTables } from "../tables.ts";
-import { aggregatePending, isLeaseLost } from "./aggregate-pending.ts";
 import {
   type FetchData,
   type FetchRun,

@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
-import { aggregateEmailStats, aggregateMemberStats } from "../aggregation/aggregate-stats.ts";
-import { clearPending, readPending } from "../repos/pending-stats.ts";
-import type { EmailAnalyticsTables } from "../tables.ts";
-import type { FetchRun } from "./fetch-state.ts";
+import { clearPending, readPending } from "../../repos/pending-stats.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
+import type { FetchRun } from "../fetch/fetch-state.ts";
+import { aggregateEmailStats, aggregateMemberStats } from "./aggregate-stats.ts";
 
 type Tx = Transaction<EmailAnalyticsTables>;
 

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
-import type { NormalizedEvent } from "../client/types.ts";
-import type { EmailAnalyticsTables } from "../tables.ts";
-import { chunks } from "./sql-batch.ts";
+import type { NormalizedEvent } from "../../client/types.ts";
+import { chunks } from "../../repos/sql-batch.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
 
 /** `email_recipients` timestamps the applier sets once: a bit each in a recipient's `state`. */
 export const DELIVERED = 1;

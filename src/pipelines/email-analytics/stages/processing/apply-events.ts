@@ -1,7 +1,8 @@
 import { sql, type Transaction } from "kysely";
 import type { DialectName } from "tidemark/kit";
-import type { NormalizedEvent } from "../client/types.ts";
-import type { EmailAnalyticsTables } from "../tables.ts";
+import type { NormalizedEvent } from "../../client/types.ts";
+import { chunks, objectId, updateColumnById } from "../../repos/sql-batch.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
 import { EventProcessingResult } from "./event-result.ts";
 import { FailureUpserts } from "./failures.ts";
 import { lastSeenAfterOpen, loadLastSeen } from "./last-seen.ts";
@@ -13,7 +14,6 @@ import {
   RecipientResolver,
   type RecipientView,
 } from "./recipients.ts";
-import { chunks, objectId, updateColumnById } from "./sql-batch.ts";
 
 /** The event types with an effect; any other type counts as `unhandled`. */
 const HANDLED = new Set(["delivered", "opened", "failed", "unsubscribed", "complained"]);

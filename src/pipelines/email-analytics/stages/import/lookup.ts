@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { EmailAnalyticsTables } from "../tables.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
 import type { CheckedRow } from "./coerce.ts";
 import type { ImportTable } from "./columns.ts";
 

@@ -1,13 +1,13 @@
 import { type Kysely, sql } from "kysely";
-import { ALL_EVENTS, NON_OPENED_EVENTS, OPENED_EVENTS } from "../client/types.ts";
+import { ALL_EVENTS, NON_OPENED_EVENTS, OPENED_EVENTS } from "../../client/types.ts";
 import {
   clearSchedule,
   getJobRow,
   JOB_ROWS,
   lastJobRunTimestamp,
   scheduledRange,
-} from "../repos/ghost-jobs-repo.ts";
-import type { EmailAnalyticsTables } from "../tables.ts";
+} from "../../repos/ghost-jobs-repo.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
 import { fetchEvents, newPhaseReport } from "./fetch-events.ts";
 import {
   FETCH_LATEST_END_MARGIN_MS,

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { type Clock, type Database, UsageError } from "tidemark";
 import { typed } from "tidemark/kit";
-import type { EmailAnalyticsTables } from "../tables.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
 import type { Cell } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable, tableNamed } from "./columns.ts";
 import type { PresentRecords } from "./compare-present.ts";

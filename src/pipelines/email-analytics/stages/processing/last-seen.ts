@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
-import type { EmailAnalyticsTables } from "../tables.ts";
-import { chunks } from "./sql-batch.ts";
+import { chunks } from "../../repos/sql-batch.ts";
+import type { EmailAnalyticsTables } from "../../tables.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
-import type { NormalizedEvent } from "../client/types.ts";
-import type { EmailAnalyticsTables, EmailRecipientFailureRow } from "../tables.ts";
+import type { NormalizedEvent } from "../../client/types.ts";
+import { chunks, objectId } from "../../repos/sql-batch.ts";
+import type { EmailAnalyticsTables, EmailRecipientFailureRow } from "../../tables.ts";
 import type { RecipientView } from "./recipients.ts";
-import { chunks, objectId } from "./sql-batch.ts";
 
 /** `permanent` or `temporary`, as Ghost stores a failure's severity. */
 export type FailureSeverity = "permanent" | "temporary";
