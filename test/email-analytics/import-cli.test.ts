@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { Registry } from "../../src/engine/registry/registry.ts";
-import { emailAnalyticsImportCommand } from "../../src/pipelines/email-analytics/commands/import.ts";
+import { emailAnalyticsImportCommand } from "../../src/pipelines/email-analytics/commands.ts";
 import { emailAnalyticsPipeline } from "../../src/pipelines/email-analytics/index.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";

@@ -2,7 +2,6 @@
  * `tidemark email-analytics …` command descriptors; actions load their implementation lazily.
  */
 import type { CommandGroupSpec, CommandSpec } from "tidemark";
-import { emailAnalyticsImportCommand } from "./commands/import.ts";
 import type { EmailAnalyticsSettings } from "./settings.ts";
 
 /** The `email-analytics` group in `tidemark --help`. */
@@ -12,6 +11,30 @@ export const emailAnalyticsCommandGroups: readonly CommandGroupSpec[] = [
     description: "Mailgun email analytics (Ghost's tables): import, status, schedule, stats",
   },
 ];
+
+/**
+ * `tidemark email-analytics import <file> [--table <table>] [--dry-run] [--json]`: loads what was
+ * sent (members, newsletter subscriptions, emails, batches, recipients) with Ghost's column names.
+ */
+export const emailAnalyticsImportCommand: CommandSpec = {
+  path: ["email-analytics", "import"],
+  description:
+    "load members, newsletter subscriptions, emails, batches and recipients (NDJSON, or CSV of one table with --table); importing again changes nothing",
+  args: [{ name: "file", description: "NDJSON with a type per line, or CSV with --table" }],
+  options: [
+    {
+      flags: "--table <table>",
+      description:
+        "the file is a CSV of this table (members, members_newsletters, emails, email_batches, email_recipients) with Ghost's column names as its header",
+    },
+    { flags: "--dry-run", description: "check the file, write nothing" },
+    { flags: "--json", description: "print the counts as JSON" },
+  ],
+  async action({ args, options }, services) {
+    const { importCommand } = await import("./commands/import-command.ts");
+    await importCommand(String(args.file), options, services);
+  },
+};
 
 /** import, status, schedule, stats. */
 export const emailAnalyticsCommands: readonly CommandSpec[] = [
