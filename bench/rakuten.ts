@@ -25,7 +25,7 @@ import {
   FAKE_ACCESS_KEY,
   FAKE_APPLICATION_ID,
   startRakutenFake,
-} from "../src/pipelines/rakuten/fake/start-rakuten-fake.ts";
+} from "../src/pipelines/rakuten/fake/start-fake.ts";
 import type { PhaseInput } from "./rakuten-child.ts";
 import {
   bumpItemApplyVersion,

@@ -6,7 +6,7 @@ import {
   FAKE_ACCESS_KEY,
   FAKE_APPLICATION_ID,
   startRakutenFake,
-} from "../../src/pipelines/rakuten/fake/start-rakuten-fake.ts";
+} from "../../src/pipelines/rakuten/fake/start-fake.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { engineMigrations } from "../../src/engine/migrations/index.ts";
 import { migrateToLatest } from "../../src/infra/db/migrator.ts";
 import { openDatabase } from "../../src/infra/db/open-database.ts";
-import type { RakutenClientStats } from "../../src/pipelines/rakuten/client/index.ts";
+import type { RakutenClientStats } from "../../src/pipelines/rakuten/client/rakuten-client.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { startGatedChild } from "../../src/testing/gated-child.ts";
 import { clientFixture } from "./support/client-fixture.ts";

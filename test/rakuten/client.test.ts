@@ -1,16 +1,14 @@
 import { BadPayloadError, RetryableHttpError } from "tidemark/kit";
 import { describe, expect, it } from "vitest";
+import { readRakutenCredentials } from "../../src/pipelines/rakuten/client/credentials.ts";
 import {
   RakutenApiError,
   RakutenNotFoundError,
-  readRakutenCredentials,
-} from "../../src/pipelines/rakuten/client/index.ts";
-import {
-  normalizeGenre,
-  normalizeItem,
-  normalizeRanking,
-  normalizeTag,
-} from "../../src/pipelines/rakuten/normalize/index.ts";
+} from "../../src/pipelines/rakuten/client/errors.ts";
+import { normalizeGenre } from "../../src/pipelines/rakuten/stages/normalize/normalize-genre.ts";
+import { normalizeItem } from "../../src/pipelines/rakuten/stages/normalize/normalize-item.ts";
+import { normalizeRanking } from "../../src/pipelines/rakuten/stages/normalize/normalize-ranking.ts";
+import { normalizeTag } from "../../src/pipelines/rakuten/stages/normalize/normalize-tag.ts";
 import { CLIENT_ENV, clientFixture, settingsFor } from "./support/client-fixture.ts";
 
 /** Drops the fetch meta so two answers can be compared. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, it, onTestFinished } from "vitest";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { openDatabase } from "../../src/infra/db/open-database.ts";
-import { startRakutenFake } from "../../src/pipelines/rakuten/fake/index.ts";
+import { startRakutenFake } from "../../src/pipelines/rakuten/fake/start-fake.ts";
 import { rakutenPipeline } from "../../src/pipelines/rakuten/index.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";

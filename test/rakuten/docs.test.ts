@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { knobsPatch } from "../../src/pipelines/rakuten/fake/fake-control.ts";
-import { ITEM_NULLABLE_TEXT } from "../../src/pipelines/rakuten/normalize/normalize-item.ts";
 import { reapplyParams } from "../../src/pipelines/rakuten/params.ts";
 import { rakutenSettingsSchema } from "../../src/pipelines/rakuten/settings.ts";
+import { ITEM_NULLABLE_TEXT } from "../../src/pipelines/rakuten/stages/normalize/normalize-item.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openRakutenRuntime } from "./support/domain-runtime.ts";
 

@@ -1,14 +1,14 @@
 // rakuten.embedding-source and rakuten.embedding on both dialects: the diff rules of docs/pipelines/rakuten.md (Embeddings).
 import { describe, expect, it, onTestFinished } from "vitest";
-import { lexicalEmbedding } from "../../src/pipelines/rakuten/embeddings/lexical-embedding.ts";
 import {
   type EmbeddingsFake,
   startEmbeddingsFake,
 } from "../../src/pipelines/rakuten/fake/embeddings-fake.ts";
-import { EMBEDDING_APPLY_VERSION } from "../../src/pipelines/rakuten/jobs/embedding.ts";
+import { EMBEDDING_APPLY_VERSION } from "../../src/pipelines/rakuten/jobs/embedding-job.ts";
+import { lexicalEmbedding } from "../../src/pipelines/rakuten/stages/embeddings/lexical-embedding.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { seedCatalogue } from "./embedding-seed.ts";
 import { openRakutenRuntime } from "./support/domain-runtime.ts";
+import { seedCatalogue } from "./support/embedding-seed.ts";
 
 async function open(h: Parameters<typeof openRakutenRuntime>[0], embeddings: object = {}) {
   const env = await openRakutenRuntime(h, {

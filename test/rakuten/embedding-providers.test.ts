@@ -3,17 +3,20 @@ import { BadPayloadError } from "tidemark/kit";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { startFakeServer } from "../../src/engine/fakes/fake-server.ts";
 import { createLogger, silentLogger } from "../../src/infra/logging/logger.ts";
-import { cosineSimilarity, parseVector } from "../../src/pipelines/rakuten/embeddings/cosine.ts";
-import { createEmbeddingProvider } from "../../src/pipelines/rakuten/embeddings/create-provider.ts";
-import {
-  lexicalEmbedding,
-  lexicalNormalize,
-} from "../../src/pipelines/rakuten/embeddings/lexical-embedding.ts";
-import type { EmbeddingsConfig } from "../../src/pipelines/rakuten/embeddings/provider.ts";
 import {
   type EmbeddingsFake,
   startEmbeddingsFake,
 } from "../../src/pipelines/rakuten/fake/embeddings-fake.ts";
+import {
+  cosineSimilarity,
+  parseVector,
+} from "../../src/pipelines/rakuten/stages/embeddings/cosine.ts";
+import { createEmbeddingProvider } from "../../src/pipelines/rakuten/stages/embeddings/create-provider.ts";
+import {
+  lexicalEmbedding,
+  lexicalNormalize,
+} from "../../src/pipelines/rakuten/stages/embeddings/lexical-embedding.ts";
+import type { EmbeddingsConfig } from "../../src/pipelines/rakuten/stages/embeddings/provider.ts";
 
 const local: EmbeddingsConfig = {
   provider: "local",

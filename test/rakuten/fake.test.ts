@@ -1,10 +1,10 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { FakeCatalogue } from "../../src/pipelines/rakuten/fake/catalogue.ts";
 import {
   FAKE_APPLICATION_ID,
-  FakeCatalogue,
   rakutenFake,
   startRakutenFake,
-} from "../../src/pipelines/rakuten/fake/index.ts";
+} from "../../src/pipelines/rakuten/fake/start-fake.ts";
 
 const ITEM = "/ichibams/api/IchibaItem/Search/20220601";
 const RANKING = "/ichibaranking/api/IchibaItem/Ranking/20220601";

@@ -4,14 +4,16 @@ import { describe, expect, it } from "vitest";
 import { itemSearchSchema, rankingSchema } from "../../src/pipelines/rakuten/client/schemas.ts";
 import {
   computeContentHash,
-  EXCLUDED_META_KEYS,
-  ITEM_NULLABLE_TEXT,
   normalize,
-  normalizeGenre,
+} from "../../src/pipelines/rakuten/stages/normalize/normalize.ts";
+import { normalizeGenre } from "../../src/pipelines/rakuten/stages/normalize/normalize-genre.ts";
+import {
+  ITEM_NULLABLE_TEXT,
   normalizeItem,
-  normalizeRanking,
-  normalizeTag,
-} from "../../src/pipelines/rakuten/normalize/index.ts";
+} from "../../src/pipelines/rakuten/stages/normalize/normalize-item.ts";
+import { normalizeRanking } from "../../src/pipelines/rakuten/stages/normalize/normalize-ranking.ts";
+import { normalizeTag } from "../../src/pipelines/rakuten/stages/normalize/normalize-tag.ts";
+import { EXCLUDED_META_KEYS } from "../../src/pipelines/rakuten/stages/normalize/rules.ts";
 
 /** An Item Search item as the client hands it over (boundary-typed, with fetch meta). */
 function rawItem(over: Record<string, unknown> = {}) {

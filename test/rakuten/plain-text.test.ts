@@ -1,11 +1,11 @@
 // The embedding text reads shop-written HTML as plain text; the recipe's version is part of the hash.
 import { describe, expect, it } from "vitest";
-import { plainText } from "../../src/pipelines/rakuten/embeddings/plain-text.ts";
+import { plainText } from "../../src/pipelines/rakuten/stages/embeddings/plain-text.ts";
 import {
   buildSourceText,
   CAPTION_CHARS,
   EMBEDDING_SOURCE_APPLY_VERSION,
-} from "../../src/pipelines/rakuten/embeddings/source-text.ts";
+} from "../../src/pipelines/rakuten/stages/embeddings/source-text.ts";
 
 describe("plainText", () => {
   it("drops tags and decodes character references as a real caption carries them", () => {

@@ -4,15 +4,15 @@ import { NotFoundError } from "tidemark";
 import { describe, expect, it } from "vitest";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { openDatabase, typed } from "../../src/infra/db/open-database.ts";
-import { parseK, similarCommand } from "../../src/pipelines/rakuten/commands/similar.ts";
 import { findSimilar } from "../../src/pipelines/rakuten/commands/similar-command.ts";
+import { parseK, similarCommand } from "../../src/pipelines/rakuten/commands.ts";
 import { rakutenPipeline } from "../../src/pipelines/rakuten/index.ts";
 import type { RakutenTables } from "../../src/pipelines/rakuten/tables.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
-import { seedCatalogue } from "./embedding-seed.ts";
 import { openRakutenRuntime } from "./support/domain-runtime.ts";
+import { seedCatalogue } from "./support/embedding-seed.ts";
 
 /** The pipeline with `rakuten similar` mounted (whether or not commands.ts lists it yet). */
 function registry(): Registry {
@@ -79,7 +79,7 @@ describeEachDialect("rakuten similar", (h) => {
       const k = typed<RakutenTables>(db);
       await seedCatalogue(k);
       const { lexicalEmbedding } = await import(
-        "../../src/pipelines/rakuten/embeddings/lexical-embedding.ts"
+        "../../src/pipelines/rakuten/stages/embeddings/lexical-embedding.ts"
       );
       const items = await k
         .selectFrom("apl.item")

@@ -1,6 +1,6 @@
 import type { DemoContext, DemoRunResult } from "tidemark";
 import { typed } from "tidemark/kit";
-import { FAKE_ACCESS_KEY, FAKE_APPLICATION_ID, startRakutenFake } from "./fake/index.ts";
+import { FAKE_ACCESS_KEY, FAKE_APPLICATION_ID, startRakutenFake } from "./fake/start-fake.ts";
 import type { RakutenTables } from "./tables.ts";
 
 /** The rankings the demo follows: all genres and 食品 (food). */

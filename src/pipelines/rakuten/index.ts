@@ -6,14 +6,12 @@
  */
 import { definePipeline } from "tidemark";
 import { rakutenCommandGroups, rakutenCommands } from "./commands.ts";
+import { rakutenJobType } from "./jobs/job-type.ts";
 import {
   embeddingExample,
   embeddingParams,
   embeddingSourceExample,
   embeddingSourceParams,
-} from "./embeddings/params.ts";
-import { rakutenJobType } from "./jobs/job-type.ts";
-import {
   genreExample,
   genreParams,
   isActiveExample,
@@ -37,7 +35,7 @@ export const rankingJobType = rakutenJobType({
   params: rankingParams,
   example: rankingExample,
   entity: "ranking",
-  load: async () => (await import("./jobs/ranking.ts")).runRankingJob,
+  load: async () => (await import("./jobs/ranking-job.ts")).runRankingJob,
 });
 
 /** `rakuten.item`. */
@@ -48,7 +46,7 @@ export const itemJobType = rakutenJobType({
   params: itemParams,
   example: itemExample,
   entity: "item",
-  load: async () => (await import("./jobs/item.ts")).runItemJob,
+  load: async () => (await import("./jobs/item-job.ts")).runItemJob,
 });
 
 /** `rakuten.genre`. */
@@ -58,7 +56,7 @@ export const genreJobType = rakutenJobType({
   params: genreParams,
   example: genreExample,
   entity: "genre",
-  load: async () => (await import("./jobs/genre.ts")).runGenreJob,
+  load: async () => (await import("./jobs/genre-job.ts")).runGenreJob,
 });
 
 /** `rakuten.tag`. */
@@ -68,7 +66,7 @@ export const tagJobType = rakutenJobType({
   params: tagParams,
   example: tagExample,
   entity: "tag",
-  load: async () => (await import("./jobs/tag.ts")).runTagJob,
+  load: async () => (await import("./jobs/tag-job.ts")).runTagJob,
 });
 
 /** `rakuten.is-active`. */
@@ -78,7 +76,7 @@ export const isActiveJobType = rakutenJobType({
     "marks items active when their genre and shop are known; rows whose value stays the same are not written",
   params: isActiveParams,
   example: isActiveExample,
-  load: async () => (await import("./jobs/is-active.ts")).runIsActiveJob,
+  load: async () => (await import("./jobs/is-active-job.ts")).runIsActiveJob,
 });
 
 /** `rakuten.reapply`: what `tidemark rakuten reapply <entity>` runs. */
@@ -89,7 +87,7 @@ export const reapplyJobType = rakutenJobType({
   params: reapplyParams,
   example: reapplyExample,
   entity: (params) => params.entity,
-  load: async () => (await import("./jobs/reapply.ts")).runReapplyJob,
+  load: async () => (await import("./jobs/reapply-job.ts")).runReapplyJob,
 });
 
 /** `rakuten.embedding-source`. */
@@ -99,7 +97,7 @@ export const embeddingSourceJobType = rakutenJobType({
     "builds each item's embedding text (name, catch copy, genre, tags, caption start) and its hash; writes only changed ones",
   params: embeddingSourceParams,
   example: embeddingSourceExample,
-  load: async () => (await import("./jobs/embedding-source.ts")).runEmbeddingSource,
+  load: async () => (await import("./jobs/embedding-source-job.ts")).runEmbeddingSource,
 });
 
 /** `rakuten.embedding`. */
@@ -109,7 +107,7 @@ export const embeddingJobType = rakutenJobType({
     "embeds items whose embedding is missing, whose text changed or that another model embedded (provider: local lexical or openai-compatible)",
   params: embeddingParams,
   example: embeddingExample,
-  load: async () => (await import("./jobs/embedding.ts")).runEmbedding,
+  load: async () => (await import("./jobs/embedding-job.ts")).runEmbedding,
 });
 
 /** The rakuten pipeline. */
@@ -145,7 +143,7 @@ export const rakutenPipeline = definePipeline({
     description:
       "Rakuten Ichiba API (item search, ranking, genre, tag) with a Japanese gift catalogue, and an embeddings endpoint",
     async start(options) {
-      const { rakutenFake } = await import("./fake/start-rakuten-fake.ts");
+      const { rakutenFake } = await import("./fake/start-fake.ts");
       return rakutenFake.start(options);
     },
   },

@@ -1,14 +1,10 @@
 import type { SharedTokenLimiter } from "tidemark/kit";
 import { onTestFinished } from "vitest";
 import { silentLogger } from "../../../src/infra/logging/logger.ts";
-import {
-  RakutenClient,
-  readRakutenCredentials,
-} from "../../../src/pipelines/rakuten/client/index.ts";
-import {
-  type RakutenFakeKnobs,
-  startRakutenFake,
-} from "../../../src/pipelines/rakuten/fake/index.ts";
+import { readRakutenCredentials } from "../../../src/pipelines/rakuten/client/credentials.ts";
+import { RakutenClient } from "../../../src/pipelines/rakuten/client/rakuten-client.ts";
+import type { RakutenFakeKnobs } from "../../../src/pipelines/rakuten/fake/rakuten-api-fake.ts";
+import { startRakutenFake } from "../../../src/pipelines/rakuten/fake/start-fake.ts";
 import { rakutenSettingsOf } from "./settings.ts";
 
 /** Credentials the fake accepts. */

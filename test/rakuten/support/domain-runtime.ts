@@ -4,7 +4,7 @@ import { executeRun, type RunRequest } from "../../../src/engine/runs/job-runner
 import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
 import { typed } from "../../../src/infra/db/open-database.ts";
 import { rakutenPipeline } from "../../../src/pipelines/rakuten/index.ts";
-import type { NormalizedItem } from "../../../src/pipelines/rakuten/normalize/types.ts";
+import type { NormalizedItem } from "../../../src/pipelines/rakuten/stages/normalize/types.ts";
 import type { RakutenTables } from "../../../src/pipelines/rakuten/tables.ts";
 import type { DialectHarness } from "../../../src/testing/dialects.ts";
 import { ManualClock } from "../../../src/testing/manual-clock.ts";

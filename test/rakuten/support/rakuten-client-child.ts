@@ -8,10 +8,8 @@ import { SharedRateLimiter } from "../../../src/engine/rate-limit/shared-rate-li
 import type { DatabaseTarget } from "../../../src/infra/config/load-config.ts";
 import { openDatabase } from "../../../src/infra/db/open-database.ts";
 import { silentLogger } from "../../../src/infra/logging/logger.ts";
-import {
-  RakutenClient,
-  readRakutenCredentials,
-} from "../../../src/pipelines/rakuten/client/index.ts";
+import { readRakutenCredentials } from "../../../src/pipelines/rakuten/client/credentials.ts";
+import { RakutenClient } from "../../../src/pipelines/rakuten/client/rakuten-client.ts";
 import { rakutenSettingsOf } from "./settings.ts";
 
 /** What the child does: `item` searches the codes, `ranking` reads genre 0 `calls` times. */

@@ -1,5 +1,5 @@
 import { UsageError } from "tidemark";
-import { RAKUTEN_ENTITIES, type RakutenEntity } from "../normalize/types.ts";
+import { RAKUTEN_ENTITIES, type RakutenEntity } from "../stages/normalize/types.ts";
 
 /** The entity named on the command line, or a usage error (exit 2) listing the entities. */
 export function entityArg(value: unknown): RakutenEntity {

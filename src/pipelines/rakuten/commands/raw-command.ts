@@ -1,7 +1,7 @@
 import { type CliServices, NotFoundError, UsageError } from "tidemark";
 import { RawStore, rawSegmentProblem } from "tidemark/kit";
 import { stagingLedger } from "../jobs/run-rakuten-entity.ts";
-import { RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
+import { RAKUTEN_SOURCE, type RakutenEntity } from "../stages/normalize/types.ts";
 
 /**
  * `tidemark rakuten raw <entity> <source_id> [--hash H] [--json]`: the target's raw history

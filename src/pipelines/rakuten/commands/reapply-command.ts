@@ -1,6 +1,6 @@
 import type { CliServices } from "tidemark";
 import { interruptSignal } from "tidemark/kit";
-import type { RakutenEntity } from "../normalize/types.ts";
+import type { RakutenEntity } from "../stages/normalize/types.ts";
 
 /**
  * `tidemark rakuten reapply <entity>`: a run of `rakuten.reapply` (job `rakuten-reapply-<entity>`),

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { type CliServices, NotFoundError } from "tidemark";
 import { typed } from "tidemark/kit";
-import { cosineSimilarity, parseVector } from "../embeddings/cosine.ts";
+import { cosineSimilarity, parseVector } from "../stages/embeddings/cosine.ts";
 import type { RakutenTables } from "../tables.ts";
 
 /** Embeddings scanned per query: memory stays flat however many items there are. */

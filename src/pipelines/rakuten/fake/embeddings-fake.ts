@@ -8,7 +8,7 @@
  * delays, 429 rate limiting) come from startFakeServer.
  */
 import { startFakeServer } from "tidemark/kit";
-import { lexicalEmbedding } from "../embeddings/lexical-embedding.ts";
+import { lexicalEmbedding } from "../stages/embeddings/lexical-embedding.ts";
 
 /** The running HTTP server (requests, stats, fault knobs). */
 type FakeServer = Awaited<ReturnType<typeof startFakeServer>>;

@@ -1,7 +1,8 @@
 import { setMaxListeners } from "node:events";
 import type { JobContext } from "tidemark";
 import { SharedRateLimiter } from "tidemark/kit";
-import { RakutenClient, readRakutenCredentials } from "../client/index.ts";
+import { readRakutenCredentials } from "../client/credentials.ts";
+import { RakutenClient } from "../client/rakuten-client.ts";
 import type { RakutenSettings } from "../settings.ts";
 
 /**

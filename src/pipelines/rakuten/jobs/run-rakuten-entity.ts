@@ -9,7 +9,7 @@ import {
   runEntityEtl,
   type TargetSource,
 } from "tidemark/kit";
-import { RAKUTEN_SOURCE, type RakutenEntity } from "../normalize/types.ts";
+import { RAKUTEN_SOURCE, type RakutenEntity } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 
 /** The ledger (`apl.staging`) every Rakuten entity job shares. */

@@ -5,7 +5,7 @@ import {
   type PanelRun,
   summaryNumber,
 } from "tidemark";
-import { rakutenStatus } from "../commands/status-command.ts";
+import { rakutenStatus } from "../monitoring/status.ts";
 
 /** Runs shown in the chart. */
 const CHART_RUNS = 60;

@@ -1,5 +1,5 @@
 import { type Kysely, type SqlBool, sql, type Transaction } from "kysely";
-import type { NormalizedItem } from "../normalize/types.ts";
+import type { NormalizedItem } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { chunks, IDS, insertChangedSnapshots, ROWS, upsertShops } from "./item-shared-writes.ts";
 import {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { NormalizedItem } from "../normalize/types.ts";
+import type { NormalizedItem } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { sameValues, shopCodeOf } from "./item-values.ts";
 

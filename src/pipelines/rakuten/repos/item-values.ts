@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import { type Expression, type SqlBool, sql } from "kysely";
-import type { NormalizedItem } from "../normalize/types.ts";
+import type { NormalizedItem } from "../stages/normalize/types.ts";
 import type { MarketSnapshotRow, ReviewSnapshotRow } from "../tables.ts";
 
 /** The shop code of an item: its `shopCode`, else the part of `itemCode` before the colon. */

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { isoTimestamp } from "tidemark/kit";
-import { RAKUTEN_SOURCE } from "../normalize/types.ts";
+import { RAKUTEN_SOURCE } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { RankRepo } from "./rank-repo.ts";
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import { type NormalizedRanking, RAKUTEN_SOURCE } from "../normalize/types.ts";
+import { type NormalizedRanking, RAKUTEN_SOURCE } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { NormalizedTag } from "../normalize/types.ts";
+import type { NormalizedTag } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 
 type Db = Kysely<RakutenTables> | Transaction<RakutenTables>;

@@ -1,12 +1,12 @@
 import type { JobContext, JobResult } from "tidemark";
 import { type ApplyInput, typed } from "tidemark/kit";
-import type { RakutenTagRaw } from "../client/index.ts";
-import { normalizeTag } from "../normalize/index.ts";
-import type { NormalizedTag } from "../normalize/types.ts";
+import type { RakutenTagRaw } from "../client/raw-types.ts";
 import type { TagParams } from "../params.ts";
 import { RakutenPolicy } from "../repos/policy.ts";
 import { TagRepo } from "../repos/tag-repo.ts";
 import type { RakutenSettings } from "../settings.ts";
+import { normalizeTag } from "../stages/normalize/normalize-tag.ts";
+import type { NormalizedTag } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { rakutenClientFor } from "./job-client.ts";
 import { type ApplyMeta, numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";

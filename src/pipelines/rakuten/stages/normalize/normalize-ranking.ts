@@ -1,4 +1,4 @@
-import type { RakutenRankingItemPayload } from "../client/schemas.ts";
+import type { RakutenRankingItemPayload } from "../../client/schemas.ts";
 import { num, requiredText, sortKeys, text } from "./rules.ts";
 import type { NormalizedRanking, NormalizedRankingEntry } from "./types.ts";
 

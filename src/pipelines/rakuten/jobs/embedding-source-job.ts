@@ -7,14 +7,14 @@
 import type { Kysely, Transaction } from "kysely";
 import type { JobContext, JobResult } from "tidemark";
 import { isoTimestamp, typed } from "tidemark/kit";
-import { EmbeddingStore } from "../embeddings/embedding-store.ts";
-import type { EmbeddingSourceParams } from "../embeddings/params.ts";
+import type { EmbeddingSourceParams } from "../params.ts";
+import { EmbeddingStore } from "../repos/embedding-store.ts";
+import type { RakutenSettings } from "../settings.ts";
 import {
   buildSourceText,
   EMBEDDING_SOURCE_APPLY_VERSION,
   sourceHash,
-} from "../embeddings/source-text.ts";
-import type { RakutenSettings } from "../settings.ts";
+} from "../stages/embeddings/source-text.ts";
 import type { RakutenTables } from "../tables.ts";
 
 export { EMBEDDING_SOURCE_APPLY_VERSION };

@@ -1,5 +1,5 @@
 /** What the embedding job needs of a provider, and the settings that choose one. */
-import type { RakutenEmbeddingSettings } from "../settings.ts";
+import type { RakutenEmbeddingSettings } from "../../settings.ts";
 
 /** `pipelines.rakuten.embeddings` as resolved, plus the HTTP knobs of the remote provider. */
 export type EmbeddingsConfig = RakutenEmbeddingSettings & {

@@ -1,4 +1,4 @@
-import type { RakutenItemPayload } from "../client/schemas.ts";
+import type { RakutenItemPayload } from "../../client/schemas.ts";
 import { num, requiredText, sortedIds, sortedUrls, text } from "./rules.ts";
 import type { NormalizedItem } from "./types.ts";
 

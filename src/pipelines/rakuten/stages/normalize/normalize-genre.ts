@@ -1,4 +1,4 @@
-import type { RakutenGenreRefPayload } from "../client/schemas.ts";
+import type { RakutenGenreRefPayload } from "../../client/schemas.ts";
 import { sortKeys, text } from "./rules.ts";
 import type { NormalizedGenre, NormalizedGenreRef } from "./types.ts";
 

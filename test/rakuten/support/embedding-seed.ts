@@ -1,6 +1,6 @@
 // Test data of the embedding suites: a genre, tags and three items (two towels, one coffee).
 import type { Kysely } from "kysely";
-import type { RakutenTables } from "../../src/pipelines/rakuten/tables.ts";
+import type { RakutenTables } from "../../../src/pipelines/rakuten/tables.ts";
 
 const NOW = "2026-05-20T03:00:00.000Z";
 

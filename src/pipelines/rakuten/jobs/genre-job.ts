@@ -1,12 +1,12 @@
 import type { JobContext, JobResult } from "tidemark";
 import { type ApplyInput, typed } from "tidemark/kit";
-import type { RakutenGenreRaw } from "../client/index.ts";
-import { normalizeGenre } from "../normalize/index.ts";
-import type { NormalizedGenre } from "../normalize/types.ts";
+import type { RakutenGenreRaw } from "../client/raw-types.ts";
 import type { GenreParams } from "../params.ts";
 import { GenreRepo } from "../repos/genre-repo.ts";
 import { RakutenPolicy } from "../repos/policy.ts";
 import type { RakutenSettings } from "../settings.ts";
+import { normalizeGenre } from "../stages/normalize/normalize-genre.ts";
+import type { NormalizedGenre } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { rakutenClientFor } from "./job-client.ts";
 import { type ApplyMeta, numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";

@@ -1,12 +1,12 @@
 import type { JobContext, JobResult } from "tidemark";
 import { type ApplyInput, typed } from "tidemark/kit";
-import type { RakutenRankingRaw } from "../client/index.ts";
-import { normalizeRanking } from "../normalize/index.ts";
-import type { NormalizedRanking } from "../normalize/types.ts";
+import type { RakutenRankingRaw } from "../client/raw-types.ts";
 import type { RankingParams } from "../params.ts";
 import { RakutenPolicy } from "../repos/policy.ts";
 import { RankRepo } from "../repos/rank-repo.ts";
 import type { RakutenSettings } from "../settings.ts";
+import { normalizeRanking } from "../stages/normalize/normalize-ranking.ts";
+import type { NormalizedRanking } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { rakutenClientFor } from "./job-client.ts";
 import { type ApplyMeta, numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";

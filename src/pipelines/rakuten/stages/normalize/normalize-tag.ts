@@ -1,4 +1,4 @@
-import type { RakutenTagGroupPayload } from "../client/schemas.ts";
+import type { RakutenTagGroupPayload } from "../../client/schemas.ts";
 import { sortKeys, text } from "./rules.ts";
 import type { NormalizedTag } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import type { JobContext, JobResult } from "tidemark";
 import { type ReapplyResult, reapplyEntity } from "tidemark/kit";
-import { RAKUTEN_SOURCE } from "../normalize/types.ts";
 import type { ReapplyParams } from "../params.ts";
+import { RAKUTEN_SOURCE } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { ENTITY_APPLIERS } from "./entity-appliers.ts";
 import { applyMetaOf, batchApplier, stagingLedger } from "./run-rakuten-entity.ts";

@@ -1,17 +1,10 @@
 import { contentHash } from "tidemark/kit";
-import type { RakutenItemPayload } from "../client/schemas.ts";
+import type { RakutenItemPayload } from "../../client/schemas.ts";
 import { type GenreInput, normalizeGenre } from "./normalize-genre.ts";
 import { normalizeItem } from "./normalize-item.ts";
 import { normalizeRanking, type RankingInput } from "./normalize-ranking.ts";
 import { normalizeTag, type TagInput } from "./normalize-tag.ts";
 import type { NormalizedByEntity, RakutenEntity } from "./types.ts";
-
-export { normalizeGenre } from "./normalize-genre.ts";
-export { ITEM_NULLABLE_TEXT, normalizeItem } from "./normalize-item.ts";
-export { normalizeRanking } from "./normalize-ranking.ts";
-export { normalizeTag } from "./normalize-tag.ts";
-export { EXCLUDED_META_KEYS, withoutMeta } from "./rules.ts";
-export * from "./types.ts";
 
 /** The raw input each entity's normalization takes. */
 export interface RawByEntity {

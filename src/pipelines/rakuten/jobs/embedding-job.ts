@@ -9,15 +9,11 @@
 import type { Transaction } from "kysely";
 import { ConfigError, describeError, type JobContext, type JobResult } from "tidemark";
 import { isoTimestamp, typed } from "tidemark/kit";
-import { createEmbeddingProvider } from "../embeddings/create-provider.ts";
-import {
-  EmbeddingStore,
-  type EmbedReason,
-  type EmbedTarget,
-} from "../embeddings/embedding-store.ts";
-import type { EmbeddingParams } from "../embeddings/params.ts";
-import type { EmbeddingProvider } from "../embeddings/provider.ts";
+import type { EmbeddingParams } from "../params.ts";
+import { EmbeddingStore, type EmbedReason, type EmbedTarget } from "../repos/embedding-store.ts";
 import type { RakutenSettings } from "../settings.ts";
+import { createEmbeddingProvider } from "../stages/embeddings/create-provider.ts";
+import type { EmbeddingProvider } from "../stages/embeddings/provider.ts";
 import type { RakutenTables } from "../tables.ts";
 
 /**
