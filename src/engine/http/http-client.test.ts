@@ -349,9 +349,11 @@ describe("HttpClient rate limits", () => {
     // n requests at 10/s: the first at once, then one per 100 ms.
     expect(elapsed).toBeGreaterThanOrEqual(((n - 1) / 10) * 1000 - 30);
     expect(elapsed).toBeLessThan(2000);
+    // Request i arrives no sooner than i × 100 ms after the first (a busy machine may deliver two
+    // late ones close together; what the limiter promises is the rate, counted from the start).
     const times = server.requests.map((r) => r.receivedAt);
     for (let i = 1; i < times.length; i++) {
-      expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(70);
+      expect(times[i]! - times[0]!).toBeGreaterThanOrEqual(i * 100 - 60);
     }
   });
 
