@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import {
   groupedRunChart,
   type PanelBlock,
@@ -8,53 +7,34 @@ import {
   type PipelineServices,
   summaryNumber,
 } from "tidemark";
-import { typed } from "tidemark/kit";
 import { z } from "zod";
-import { pacificDay } from "../client/pacific-day.ts";
 import { requireBooksJob, resetCursors } from "../commands/reset-command.ts";
-import { CollectCursorRepo } from "../repos/cursor-repo.ts";
+import { type BooksStatus, booksStatus } from "../monitoring/status.ts";
 import type { BooksSettings } from "../settings.ts";
-import type { BooksTables } from "../tables.ts";
 
 /** What the panel's blocks read: the pipeline's services, its settings validated once. */
 type BooksServices = PipelineServices<BooksSettings>;
 
 /** Requests counted today (Google's Pacific day), over every API key. */
-async function quotaBlock(services: BooksServices): Promise<PanelBlock> {
-  const db = typed<BooksTables>(services.db);
-  const day = pacificDay(services.clock.now());
-  const row = await db
-    .selectFrom("books.quota_usage")
-    .select(sql<number | string | null>`sum(requests)`.as("used"))
-    .where("day", "=", day)
-    .executeTakeFirst();
-  const used = Number(row?.used ?? 0);
-  const limit = services.settings.dailyRequestLimit;
+function quotaBlock(status: BooksStatus): PanelBlock {
+  const { day, used, limit } = status.quota;
   const tone = used >= limit ? "bad" : used >= limit * 0.8 ? "warn" : "ok";
-  const books = await db
-    .selectFrom("books.volume")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirst();
   return {
     kind: "stats",
     items: [
       { label: `quota used today (${day}, Pacific)`, value: `${used} / ${limit}`, tone },
-      { label: "books known", value: Number(books?.n ?? 0) },
+      { label: "books known", value: status.booksKnown },
     ],
   };
 }
 
-async function cursorsBlock(services: BooksServices): Promise<PanelBlock> {
-  const cursors = await new CollectCursorRepo(
-    typed<BooksTables>(services.db),
-    services.clock,
-  ).listCollectCursors();
+function cursorsBlock(status: BooksStatus): PanelBlock {
   return {
     kind: "table",
     title: "Collect cursors",
     columns: ["Job", "Query set", "Start index", "Exhausted", "Last updated", ""],
     empty: "No cursor yet: a books job has not collected anything.",
-    rows: cursors.map((c) => [
+    rows: status.cursors.map((c) => [
       c.job_name,
       c.query_set_hash.slice(0, 12),
       c.start_index,
@@ -69,26 +49,13 @@ async function cursorsBlock(services: BooksServices): Promise<PanelBlock> {
 }
 
 /** The latest digest mailed per job: when, which run, how many books. */
-async function digestBlock(services: BooksServices): Promise<PanelBlock> {
-  const rows = await typed<BooksTables>(services.db)
-    .selectFrom("books.mail_history")
-    .select(["job_name", "run_id", (eb) => eb.fn.max("sent_at").as("sent_at")])
-    .select((eb) => eb.fn.countAll<number | string>().as("books"))
-    .groupBy(["job_name", "run_id"])
-    .execute();
-  const latest = new Map<string, (typeof rows)[number]>();
-  for (const r of rows) {
-    const seen = latest.get(r.job_name);
-    if (!seen || r.sent_at > seen.sent_at) latest.set(r.job_name, r);
-  }
+function digestBlock(status: BooksStatus): PanelBlock {
   return {
     kind: "table",
     title: "Last digest",
     columns: ["Job", "Sent", "Books", "Run"],
     empty: "No digest mailed yet.",
-    rows: [...latest.values()]
-      .sort((a, b) => a.job_name.localeCompare(b.job_name))
-      .map((r) => [r.job_name, r.sent_at, Number(r.books), r.run_id]),
+    rows: status.lastDigests.map((r) => [r.job_name, r.sent_at, r.books, r.run_id]),
   };
 }
 
@@ -125,13 +92,18 @@ export const booksPanel: PanelModule = {
   async view({ services, recentRuns }: PanelServices) {
     // The books settings, validated with the books schema when the configuration was loaded.
     const books = services as BooksServices;
-    const [quota, cursors, digest, runs] = await Promise.all([
-      quotaBlock(books),
-      cursorsBlock(books),
-      digestBlock(books),
+    const [status, runs] = await Promise.all([
+      booksStatus(books),
       recentRuns({ limit: CHART_RUNS }),
     ]);
-    return { blocks: [quota, cursors, ...cursorCharts(runs), digest] };
+    return {
+      blocks: [
+        quotaBlock(status),
+        cursorsBlock(status),
+        ...cursorCharts(runs),
+        digestBlock(status),
+      ],
+    };
   },
   actions: {
     "reset-cursors": {

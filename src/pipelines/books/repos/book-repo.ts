@@ -154,4 +154,13 @@ export class BookRepo {
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
+
+  /** How many books are known, over every job. */
+  async countAll(): Promise<number> {
+    const row = await this.db
+      .selectFrom("books.volume")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
 }

@@ -10,6 +10,16 @@ export function apiKeyHash(key: string | undefined): string {
   return key === undefined ? "anonymous" : createHash("sha256").update(key).digest("hex");
 }
 
+/** Requests counted on a quota day (`YYYY-MM-DD`, Pacific), over every API key. */
+export async function quotaUsedOnDay(db: Kysely<BooksTables>, day: string): Promise<number> {
+  const row = await db
+    .selectFrom("books.quota_usage")
+    .select(sql<number | string | null>`sum(requests)`.as("used"))
+    .where("day", "=", day)
+    .executeTakeFirst();
+  return Number(row?.used ?? 0);
+}
+
 /**
  * A daily request budget per API key, counted in the database so that every job and process
  * sharing a key shares the budget. The day is Google's quota day (midnight Pacific time).
