@@ -34,8 +34,8 @@ export const ENTRY_POINTS = {
   "sdk/index": "src/sdk/index.ts",
   "sdk/kit": "src/sdk/kit.ts",
   "sdk/testing": "src/sdk/testing.ts",
-  "csv-worker": "src/pipelines/snapshots/byte-csv/csv-worker.ts",
-  "xlsx-worker": "src/pipelines/snapshots/extract/xlsx-worker.ts",
+  "csv-worker": "src/pipelines/snapshots/stages/parse/byte-csv/csv-worker.ts",
+  "xlsx-worker": "src/pipelines/snapshots/stages/parse/extract/xlsx-worker.ts",
 };
 
 /** The worker-thread entries, built apart from the CLI's chunks (see buildDist). */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { runGc } from "../../src/pipelines/snapshots/gc/run-gc.ts";
+import { runGc } from "../../src/pipelines/snapshots/stages/gc/run-gc.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { cliFixture } from "./support/cli.ts";
 import { CONFIG, csv, type SnapHarness, snapshotHarness } from "./support/harness.ts";

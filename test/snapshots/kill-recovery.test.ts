@@ -2,8 +2,11 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { openDatabase } from "../../src/infra/db/open-database.ts";
-import { CRASH_STAGES, type CrashStage } from "../../src/pipelines/snapshots/ingest/crash-hook.ts";
 import { HistoryRepo } from "../../src/pipelines/snapshots/repos/history-repo.ts";
+import {
+  CRASH_STAGES,
+  type CrashStage,
+} from "../../src/pipelines/snapshots/stages/ingest/crash-hook.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { type CliFixture, cliFixture } from "./support/cli.ts";
 import { csv } from "./support/harness.ts";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { PARALLEL_MIN_BYTES } from "../../src/pipelines/snapshots/ingest/parse-input.ts";
+import { PARALLEL_MIN_BYTES } from "../../src/pipelines/snapshots/stages/parse/parse-input.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { CONFIG, type SnapHarness, snapshotHarness } from "./support/harness.ts";
 

@@ -2,7 +2,7 @@ import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { expect, it } from "vitest";
 import { contentHash } from "../../src/engine/hashing/index.ts";
 import { RunRepo } from "../../src/engine/runs/run-repo.ts";
-import { SNAPSHOT_RUN_ID } from "../../src/pipelines/snapshots/ingest/run-id.ts";
+import { SNAPSHOT_RUN_ID } from "../../src/pipelines/snapshots/stages/ingest/run-id.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { CONFIG, csv, snapshotHarness } from "./support/harness.ts";
 

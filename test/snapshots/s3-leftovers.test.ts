@@ -4,8 +4,8 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { runGc } from "../../src/pipelines/snapshots/gc/run-gc.ts";
 import { HistoryRepo } from "../../src/pipelines/snapshots/repos/history-repo.ts";
+import { runGc } from "../../src/pipelines/snapshots/stages/gc/run-gc.ts";
 import { FsBlobStore } from "../../src/testing/blob-stores.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { testTempDir } from "../../src/testing/temp-dir.ts";

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { loadSupplierConfig } from "../../src/pipelines/snapshots/config/load-supplier-config.ts";
+import { loadSupplierConfig } from "../../src/pipelines/snapshots/stages/intake/config/load-supplier-config.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { cliFixture } from "./support/cli.ts";
 import { csv } from "./support/harness.ts";

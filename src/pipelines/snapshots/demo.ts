@@ -9,12 +9,12 @@ import {
   writeSupplierConfig,
   writeXlsxFile,
 } from "./fake/supplier-files.ts";
-import { describeResult } from "./ingest/describe-result.ts";
-import type { IngestResult } from "./ingest/types.ts";
-import { inboxDir } from "./layout/tree.ts";
 import { lastRunText, snapshotsStatus } from "./monitoring/status.ts";
 import type { SnapshotSettings } from "./settings.ts";
-import { ensureSupplierJob } from "./suppliers/supplier-job.ts";
+import { describeResult } from "./stages/ingest/describe-result.ts";
+import type { IngestResult } from "./stages/ingest/types.ts";
+import { inboxDir } from "./stages/intake/layout/tree.ts";
+import { ensureSupplierJob } from "./stages/intake/suppliers/supplier-job.ts";
 
 const XLSX_CONFIG = `min_fact_count: 1
 max_bad_ratio: 0.10

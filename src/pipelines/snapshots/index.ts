@@ -5,10 +5,10 @@
  */
 import { defineJobType, definePipeline } from "tidemark";
 import { snapshotsCommands } from "./commands.ts";
-import { describeResult } from "./ingest/describe-result.ts";
-import type { IngestResult } from "./ingest/types.ts";
 import { ingestParams, supplierLeaseKey } from "./params.ts";
 import { type SnapshotSettings, snapshotsSettings } from "./settings.ts";
+import { describeResult } from "./stages/ingest/describe-result.ts";
+import type { IngestResult } from "./stages/ingest/types.ts";
 
 /** `snapshots.ingest`: one ingestion of a supplier's inbox. */
 export const ingestJobType = defineJobType({
@@ -62,7 +62,7 @@ export const snapshotsPipeline = definePipeline({
     description:
       "a supplier (fake-supplier) dropping a full-snapshot CSV into its inbox now and a changed one every 30 s",
     async start(options) {
-      const { startSnapshotsFake } = await import("./fake/start-snapshots-fake.ts");
+      const { startSnapshotsFake } = await import("./fake/start-fake.ts");
       return startSnapshotsFake(options);
     },
   },

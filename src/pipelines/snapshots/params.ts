@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SUPPLIER_NAME } from "./layout/supplier-name.ts";
+import { SUPPLIER_NAME } from "./stages/intake/layout/supplier-name.ts";
 
 /** Params of a `snapshots.ingest` job: the supplier whose inbox it ingests. */
 export const ingestParams = z

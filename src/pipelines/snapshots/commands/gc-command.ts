@@ -1,9 +1,9 @@
 import { type CliServices, ExitCode, TidemarkError } from "tidemark";
-import { type GcReport, runGc } from "../gc/run-gc.ts";
-import { formatBytes } from "../ingest/byte-size.ts";
-import { checkSupplierName } from "../layout/supplier-name.ts";
 import type { SnapshotSettings } from "../settings.ts";
-import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
+import { type GcReport, runGc } from "../stages/gc/run-gc.ts";
+import { formatBytes } from "../stages/ingest/byte-size.ts";
+import { checkSupplierName } from "../stages/intake/layout/supplier-name.ts";
+import { requireKnownSupplier } from "../stages/intake/suppliers/known-supplier.ts";
 
 /**
  * `tidemark snapshots gc [--dry-run] [--supplier s] [--json]`: retention. A supplier

@@ -1,9 +1,9 @@
 import { type CliServices, NotFoundError } from "tidemark";
-import { checkSupplierName } from "../layout/supplier-name.ts";
-import { STATE_FILES } from "../layout/tree.ts";
 import type { SnapshotSettings } from "../settings.ts";
-import { openStorage } from "../storage/open-storage.ts";
-import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
+import { checkSupplierName } from "../stages/intake/layout/supplier-name.ts";
+import { STATE_FILES } from "../stages/intake/layout/tree.ts";
+import { requireKnownSupplier } from "../stages/intake/suppliers/known-supplier.ts";
+import { openStorage } from "../stages/publish/storage/open-storage.ts";
 
 /**
  * `tidemark snapshots read <supplier>`: the sanctioned way to read state (forbids reading

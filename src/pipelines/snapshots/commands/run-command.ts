@@ -8,15 +8,19 @@ import {
   UsageError,
 } from "tidemark";
 import { interruptSignal } from "tidemark/kit";
-import { describeResult } from "../ingest/describe-result.ts";
-import { planIngestion } from "../ingest/plan-run.ts";
-import type { IngestResult } from "../ingest/types.ts";
-import { checkSupplierName, isSupplierName } from "../layout/supplier-name.ts";
 import { supplierLeaseKey } from "../params.ts";
 import type { SnapshotSettings } from "../settings.ts";
-import { openStorage } from "../storage/open-storage.ts";
-import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
-import { ensureSupplierJob, findSupplierJob, supplierJobName } from "../suppliers/supplier-job.ts";
+import { describeResult } from "../stages/ingest/describe-result.ts";
+import { planIngestion } from "../stages/ingest/plan-run.ts";
+import type { IngestResult } from "../stages/ingest/types.ts";
+import { checkSupplierName, isSupplierName } from "../stages/intake/layout/supplier-name.ts";
+import { requireKnownSupplier } from "../stages/intake/suppliers/known-supplier.ts";
+import {
+  ensureSupplierJob,
+  findSupplierJob,
+  supplierJobName,
+} from "../stages/intake/suppliers/supplier-job.ts";
+import { openStorage } from "../stages/publish/storage/open-storage.ts";
 
 /** One supplier's outcome in `snapshots run`, with the stored job that ran. */
 type Outcome = { job: string } & (

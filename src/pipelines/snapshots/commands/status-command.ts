@@ -1,8 +1,8 @@
 import type { CliServices } from "tidemark";
-import { checkSupplierName } from "../layout/supplier-name.ts";
 import { lastRunText, snapshotsStatus } from "../monitoring/status.ts";
 import type { SnapshotSettings } from "../settings.ts";
-import { requireKnownSupplier } from "../suppliers/known-supplier.ts";
+import { checkSupplierName } from "../stages/intake/layout/supplier-name.ts";
+import { requireKnownSupplier } from "../stages/intake/suppliers/known-supplier.ts";
 
 function age(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;

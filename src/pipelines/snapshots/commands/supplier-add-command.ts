@@ -2,16 +2,16 @@ import { existsSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type CliServices, type PipelineServices, UsageError } from "tidemark";
-import { supplierConfigFile } from "../config/load-supplier-config.ts";
-import { checkSupplierName } from "../layout/supplier-name.ts";
-import { inboxDir } from "../layout/tree.ts";
 import type { SnapshotSettings } from "../settings.ts";
+import { supplierConfigFile } from "../stages/intake/config/load-supplier-config.ts";
+import { checkSupplierName } from "../stages/intake/layout/supplier-name.ts";
+import { inboxDir } from "../stages/intake/layout/tree.ts";
 import {
   DQ_DEFAULTS,
   type DqValues,
   supplierConfigTemplate,
-} from "../suppliers/config-template.ts";
-import { checkSupplierJobName, supplierJobName } from "../suppliers/supplier-job.ts";
+} from "../stages/intake/suppliers/config-template.ts";
+import { checkSupplierJobName, supplierJobName } from "../stages/intake/suppliers/supplier-job.ts";
 
 /** Options of `tidemark snapshots supplier add` (as commander passes them: strings). */
 export interface SupplierAddOptions {

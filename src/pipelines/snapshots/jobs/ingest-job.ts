@@ -1,9 +1,9 @@
 import type { JobContext, JobResult } from "tidemark";
-import { ingestSupplier } from "../ingest/ingest-supplier.ts";
-import { newSnapshotRunId, parseSnapshotRunId } from "../ingest/run-id.ts";
-import type { IngestResult } from "../ingest/types.ts";
 import type { SnapshotSettings } from "../settings.ts";
-import { openStorage } from "../storage/open-storage.ts";
+import { ingestSupplier } from "../stages/ingest/ingest-supplier.ts";
+import { newSnapshotRunId, parseSnapshotRunId } from "../stages/ingest/run-id.ts";
+import type { IngestResult } from "../stages/ingest/types.ts";
+import { openStorage } from "../stages/publish/storage/open-storage.ts";
 
 /** The engine run's outcome for an ingestion result: PASS succeeded, FAIL failed, no input skipped. */
 export function jobResultFor(result: IngestResult): JobResult {

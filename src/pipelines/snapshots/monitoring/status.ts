@@ -4,17 +4,16 @@
  * it and the HTTP server can expose it as Prometheus metrics (see metrics.ts).
  */
 
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Clock, Database } from "tidemark";
 import type { BlobStore } from "tidemark/kit";
-import { loadSupplierConfig } from "../config/load-supplier-config.ts";
-import { isInFlightName } from "../ingest/select-input.ts";
-import { isSupplierName } from "../layout/supplier-name.ts";
-import { inboxDir } from "../layout/tree.ts";
 import { HistoryRepo } from "../repos/history-repo.ts";
 import type { SnapshotSettings } from "../settings.ts";
-import { openStorage } from "../storage/open-storage.ts";
-import type { SnapshotStorage } from "../storage/snapshot-storage.ts";
+import { loadSupplierConfig } from "../stages/intake/config/load-supplier-config.ts";
+import { isInFlightName } from "../stages/intake/inbox/select-input.ts";
+import { inboxDir } from "../stages/intake/layout/tree.ts";
+import { knownSuppliers } from "../stages/intake/suppliers/known-supplier.ts";
+import { openStorage } from "../stages/publish/storage/open-storage.ts";
 
 /** An alert condition of the monitoring figures. */
 export type SnapshotAlert = "REPEATED_FAIL" | "SHA_DRIFT" | "STATE_STALE";
@@ -66,31 +65,6 @@ export interface StatusSources {
   db: Database;
   blobs: BlobStore;
   clock: Clock;
-}
-
-function configSuppliers(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .map((f) => f.replace(/\.ya?ml$/, ""));
-  } catch {
-    return [];
-  }
-}
-
-/** Every supplier known from configs, inboxes, published states or run history. */
-export async function knownSuppliers(
-  storage: SnapshotStorage,
-  configDir: string,
-  history?: HistoryRepo,
-): Promise<string[]> {
-  const names = new Set<string>([
-    ...configSuppliers(configDir),
-    ...(await storage.listDirs("inbox")),
-    ...(await storage.listCurrent()),
-    ...((await history?.suppliers()) ?? []),
-  ]);
-  return [...names].filter(isSupplierName).sort();
 }
 
 /**

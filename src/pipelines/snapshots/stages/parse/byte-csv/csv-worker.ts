@@ -1,0 +1,123 @@
+/**
+ * Worker thread of the batch CSV reader: runs a CsvBatchProcessor on its batches and writes
+ * the output into the run's files itself, in batch order: a shared counter says whose turn it
+ * is to reserve the next byte range of every file (batch n after batch n-1); the writes into
+ * the reserved ranges (pwrite) then run in parallel. Nothing big crosses threads and output
+ * order is the input order. Only the counts go back to the main thread.
+ */
+import { parentPort } from "node:worker_threads";
+import { writeAllSync } from "../../publish/artifacts/line-sink.ts";
+import type { RowEmitter } from "../../quality/emit/row-emitter.ts";
+import { CsvSyntaxError } from "../extract/csv-records.ts";
+import { EncodingError } from "../input/text-decoder.ts";
+import { type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
+
+/** Sent once, before any batch. */
+export interface WorkerInit extends BatchSetup {
+  type: "init";
+  /** Files to pwrite into: facts, bad, then each key bucket (same order as `ends`). */
+  fds: number[];
+  /** Float64 per file: where the next reserved range starts (written only in turn). */
+  ends: SharedArrayBuffer;
+  /** Int32 [next batch to reserve, abort flag]. */
+  turn: SharedArrayBuffer;
+}
+
+/** One batch of whole records: `length` bytes at `offset` of a transferred buffer. */
+export interface WorkerBatch {
+  type: "batch";
+  seq: number;
+  firstLine: number;
+  /** Offset of the batch's first byte in the file (for error positions). */
+  firstByte: number;
+  buffer: ArrayBuffer;
+  offset: number;
+  length: number;
+}
+
+/** A batch is emitted and written; its buffer comes back for reuse. */
+export interface WorkerDone {
+  type: "done";
+  seq: number;
+  counts: ReturnType<RowEmitter["takeCounts"]>;
+  buffer: ArrayBuffer;
+}
+
+/** A batch could not be read. */
+export interface WorkerError {
+  type: "error";
+  seq: number;
+  /** `aborted`: this batch stopped because another failed (that failure is reported too). */
+  kind: "encoding" | "syntax" | "aborted" | "other";
+  message: string;
+}
+
+/** The kind of a batch error, for the main thread's gate reason. */
+export function errorKind(err: unknown): WorkerError["kind"] {
+  if (err instanceof BatchAbortedError) return "aborted";
+  if (err instanceof EncodingError) return "encoding";
+  if (err instanceof CsvSyntaxError) return "syntax";
+  return "other";
+}
+
+let init: WorkerInit | undefined;
+let processor: CsvBatchProcessor | undefined;
+
+/** A batch stopped because another one failed first. */
+class BatchAbortedError extends Error {
+  constructor() {
+    super("aborted: another batch failed");
+  }
+}
+
+/** Blocks until it is batch seq's turn to reserve; throws if the read was aborted. */
+function waitTurn(turn: Int32Array, seq: number): void {
+  for (;;) {
+    if (Atomics.load(turn, 1) !== 0) throw new BatchAbortedError();
+    const current = Atomics.load(turn, 0);
+    if (current === seq) return;
+    Atomics.wait(turn, 0, current, 1000);
+  }
+}
+
+parentPort?.on("message", (msg: WorkerInit | WorkerBatch) => {
+  if (msg.type === "init") {
+    init = msg;
+    processor = new CsvBatchProcessor(msg);
+    return;
+  }
+  const turn = new Int32Array(init!.turn);
+  const ends = new Float64Array(init!.ends);
+  try {
+    const out = processor!.process(
+      new Uint8Array(msg.buffer, msg.offset, msg.length),
+      msg.firstLine,
+      msg.firstByte,
+    );
+    const parts = [out.facts, out.bad, ...out.keys];
+    const at: number[] = [];
+    waitTurn(turn, msg.seq);
+    // Plain reads and writes of `ends` are ordered by the Atomics on `turn` around them.
+    for (let i = 0; i < parts.length; i++) {
+      at.push(ends[i]!);
+      ends[i] = ends[i]! + parts[i]!.length;
+    }
+    Atomics.store(turn, 0, msg.seq + 1);
+    Atomics.notify(turn, 0);
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i]!.length > 0) writeAllSync(init!.fds[i]!, parts[i]!, parts[i]!.length, at[i]);
+    }
+    const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
+    parentPort!.postMessage(done, [msg.buffer]);
+  } catch (err) {
+    Atomics.store(turn, 1, 1);
+    Atomics.notify(turn, 0);
+    const error: WorkerError = {
+      type: "error",
+      seq: msg.seq,
+      kind: errorKind(err),
+      message: (err as Error).message,
+    };
+    parentPort!.postMessage(error);
+  }
+});

@@ -1,0 +1,153 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { csvField } from "../../../src/pipelines/snapshots/fake/supplier-files.ts";
+import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/intake/config/supplier-config.ts";
+import { CsvBatchProcessor } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-batch.ts";
+import { CsvRecordParser } from "../../../src/pipelines/snapshots/stages/parse/extract/csv-records.ts";
+import { fnv1a } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
+import {
+  GrowableBytes,
+  MemoryKeyIndex,
+} from "../../../src/pipelines/snapshots/stages/publish/artifacts/memory-sinks.ts";
+import { fnv1aUtf8 } from "../../../src/pipelines/snapshots/stages/publish/artifacts/utf8-bytes.ts";
+import { RowEmitter } from "../../../src/pipelines/snapshots/stages/quality/emit/row-emitter.ts";
+import {
+  compileSchema,
+  mapHeader,
+} from "../../../src/pipelines/snapshots/stages/quality/emit/schema.ts";
+
+const cfg = supplierConfigSchema.parse({
+  min_fact_count: 1,
+  max_bad_ratio: 1,
+  allow_empty_snapshot: true,
+  key: "sku",
+  categories: { from: "column", column: "cat" },
+  columns: [
+    { name: "sku", required: true },
+    { name: "qty", type: "integer" },
+    { name: "price", type: "decimal", minor_units: 2, as: "price_minor" },
+    { name: "name" },
+    { name: "d", type: "date" },
+  ],
+});
+const schema = compileSchema(cfg);
+const header = mapHeader(schema, ["sku", "qty", "price", "name", "d", "cat"]);
+const setup = {
+  schema,
+  header,
+  runId: "acme_20260101T000000Z_abcdef",
+  supplier: "acme",
+  multiCategory: true,
+  checkSurrogates: false,
+  encoding: "utf-8",
+  delimiter: ",",
+  quote: '"',
+  buckets: 16,
+};
+
+/** The text path: CsvRecordParser + RowEmitter, the reference the byte path must equal. */
+function textPath(body: string) {
+  const facts = new GrowableBytes();
+  const bad = new GrowableBytes();
+  const keys = new MemoryKeyIndex(16);
+  const rows = new RowEmitter(schema, { ...setup, facts, bad, keys });
+  rows.begin(header, undefined, true);
+  const p = new CsvRecordParser(",", '"', (f, line, m) => rows.row(f, line, m));
+  p.setLine(2);
+  p.push(body);
+  p.end();
+  const text = (b: Uint8Array) => Buffer.from(b).toString();
+  return {
+    facts: text(facts.take()),
+    bad: text(bad.take()),
+    keys: keys.take().map(text),
+    counts: rows.takeCounts(),
+  };
+}
+
+const char = fc.constantFrom(
+  "a",
+  "Ж",
+  " ",
+  "\u00a0",
+  "\u2003",
+  "\t",
+  '"',
+  "\\",
+  "\u0001",
+  "\n",
+  ",",
+  "5",
+  ".",
+  "-",
+  "😀",
+  "\u2028",
+  "\r",
+);
+const text = fc.array(char, { maxLength: 6 }).map((a) => a.join(""));
+const number = fc.oneof(
+  fc.integer({ min: -999, max: 99999 }).map(String),
+  fc.constantFrom("1.5", "2,25", "1 000", "x", "", "0.125", "+7"),
+);
+const row = fc.tuple(
+  fc.oneof(text, fc.constantFrom("K1", "K2", "Ключ")),
+  number,
+  number,
+  text,
+  fc.constantFrom("2026-02-13", "13.02.2026", "", "no"),
+  fc.constantFrom("c1", "кат", "", " c1 "),
+);
+
+describe("byte-level emitter", () => {
+  it("writes exactly what the text path writes, for any rows (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 12 }),
+        fc.constantFrom("\n", "\r\n"),
+        (rows, eol) => {
+          const body = rows.map((r) => r.map((v) => csvField(v)).join(",")).join(eol) + eol;
+          const expected = textPath(body);
+          const actual = new CsvBatchProcessor(setup).process(Buffer.from(body, "utf8"), 2, 0);
+          const text = (b: Uint8Array) => Buffer.from(b).toString();
+          expect(text(actual.facts)).toBe(expected.facts);
+          expect(text(actual.bad)).toBe(expected.bad);
+          expect(actual.keys.map(text)).toEqual(expected.keys);
+          expect(actual.counts).toEqual(expected.counts);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("clean rows take the fast path; only odd ones are re-read as text", () => {
+    const seen: string[] = [];
+    const original = RowEmitter.prototype.row;
+    const spy = vi.spyOn(RowEmitter.prototype, "row").mockImplementation(function (
+      this: RowEmitter,
+      cells,
+      line,
+      m,
+    ) {
+      seen.push(String(cells[0]));
+      return original.call(this, cells, line, m);
+    });
+    try {
+      const body =
+        'K1,5,1.50,"Молоток, 500 г",2026-02-13,c1\nK2,x,1,a,,c1\nK3,1,1,\u00a0b,,c1\nK4,1,1,b,,c1\n';
+      const out = new CsvBatchProcessor(setup).process(Buffer.from(body, "utf8"), 2, 0);
+      expect(out.counts.totals).toEqual({ total: 4, good: 3, bad: 1 });
+      expect(seen).toEqual(["K2", "K3"]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("FNV over UTF-8 bytes equals FNV over the decoded string (key buckets agree across paths)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 20 }), fc.nat(), (s, seed) => {
+        const bytes = Buffer.from(s, "utf8");
+        expect(fnv1aUtf8(bytes, 0, bytes.length, seed >>> 0)).toBe(fnv1a(s, seed >>> 0));
+      }),
+    );
+  });
+});

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { keyBucketName } from "../../../src/pipelines/snapshots/stages/intake/layout/tree.ts";
+import { dedupeAndDiff } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff.ts";
+import { KeyIndexWriter } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+type Row = { cat: string; key: string; version: number };
+
+function writeIndex(rows: Row[], buckets: number): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "tm-keys-"));
+  dirs.push(dir);
+  const w = new KeyIndexWriter(dir, buckets);
+  rows.forEach((r, i) => {
+    const rowId = `${String(r.version).padStart(16, "0")}${"f".repeat(48)}`;
+    w.add(rowId, i + 2, r.cat === "" ? "" : JSON.stringify(r.cat), JSON.stringify(r.key));
+  });
+  w.close();
+  return dir;
+}
+
+describe("key index dedupe and diff", () => {
+  it("matches a plain in-memory diff for any two snapshots and bucket counts (property)", async () => {
+    const row = fc.record({
+      cat: fc.constantFrom("", "tools", "кат"),
+      key: fc.constantFrom("A1", "A2", "Б3", "a\\tb", 'q"x', "😀", "K5", "K6"),
+      version: fc.integer({ min: 1, max: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { maxLength: 30 }),
+        fc.array(row, { maxLength: 30 }),
+        fc.constantFrom(16, 32, 64),
+        fc.constantFrom(16, 32, 64),
+        async (before, after, pb, nb) => {
+          const id = (r: Row) => `${r.cat}\t${r.key}`;
+          const first = (rows: Row[]) => {
+            const m = new Map<string, Row>();
+            for (const r of rows) if (!m.has(id(r))) m.set(id(r), r);
+            return m;
+          };
+          const prev = first(before);
+          const next = first(after);
+          const prevDir = writeIndex([...prev.values()], pb);
+          const dir = writeIndex(after, nb);
+          const { diff, duplicates } = await dedupeAndDiff(dir, nb, {
+            runId: "r",
+            buckets: pb,
+            read: async (b) => readFileSync(path.join(prevDir, keyBucketName(b)), "utf8"),
+          });
+          let added = 0;
+          let changed = 0;
+          let unchanged = 0;
+          for (const [k, r] of next) {
+            const p = prev.get(k);
+            if (!p) added++;
+            else if (p.version === r.version) unchanged++;
+            else changed++;
+          }
+          const removed = [...prev.keys()].filter((k) => !next.has(k)).length;
+          expect({
+            added: diff.added,
+            removed: diff.removed,
+            changed: diff.changed,
+            unchanged: diff.unchanged,
+          }).toEqual({ added, removed, changed, unchanged });
+          expect(duplicates.length).toBe(after.length - next.size);
+          // Later occurrences are the duplicates: their row numbers are never a key's first.
+          const firstRow = new Map<string, number>();
+          after.forEach((r, i) => {
+            if (!firstRow.has(id(r))) firstRow.set(id(r), i + 2);
+          });
+          for (const d of duplicates) expect([...firstRow.values()]).not.toContain(d.rowNumber);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

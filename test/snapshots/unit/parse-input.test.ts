@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  csvField,
+  encodeText,
+  prng,
+  stockRow,
+  writeXlsxFile,
+} from "../../../src/pipelines/snapshots/fake/supplier-files.ts";
+import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/intake/config/supplier-config.ts";
+import {
+  parseInput,
+  WORK_KEYS_DIR,
+} from "../../../src/pipelines/snapshots/stages/parse/parse-input.ts";
+import { FsSnapshotStorage } from "../../../src/pipelines/snapshots/stages/publish/storage/fs-storage.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const cfg = (extra: Record<string, unknown> = {}) =>
+  supplierConfigSchema.parse({
+    min_fact_count: 1,
+    max_bad_ratio: 1,
+    allow_empty_snapshot: false,
+    key: "sku",
+    categories: { from: "column", column: "category" },
+    columns: [
+      { name: "sku", required: true },
+      { name: "qty", type: "integer", required: true },
+      { name: "price", type: "decimal", as: "price_minor" },
+      { name: "name" },
+    ],
+    ...extra,
+  });
+
+/** ~3 MB of rows (several 1 MB read chunks), with the awkward cases sprinkled in. */
+function awkwardCsv(n: number, eol: string): string {
+  const rnd = prng(42);
+  const lines = ["sku,name,qty,price,category"];
+  for (let i = 0; i < n; i++) {
+    const r = stockRow(i, rnd);
+    let name = r.name;
+    if (i % 97 === 0) name = `две\nстроки «${i}»`;
+    if (i % 89 === 0) name = `кавычки "${i}"`;
+    let line = `${r.sku},${csvField(name)},${i % 101 === 0 ? "много" : r.qty},${r.price},${r.category}`;
+    if (i % 113 === 0) line += ",extra";
+    if (i % 127 === 0) line = `${r.sku},"ab"c,1,1.00,${r.category}`;
+    if (i % 131 === 0) lines.push("");
+    if (i % 137 === 0) line = `SKU-00000001,dup,1,1.00,${r.category}`;
+    lines.push(line);
+  }
+  return `${lines.join(eol)}${eol}`;
+}
+
+async function parseWith(
+  file: string,
+  workers: number,
+  config = cfg(),
+  textPath = false,
+  minBytes = 0,
+) {
+  const root = mkdtempSync(path.join(tmpdir(), "tm-parse-"));
+  dirs.push(root);
+  mkdirSync(path.join(root, "inbox", "acme"), { recursive: true });
+  writeFileSync(path.join(root, "inbox", "acme", "f.csv"), readFileSync(file));
+  const storage = new FsSnapshotStorage(root, false);
+  const workDir = await storage.runWorkDir("acme_20260101T000000Z_abcdef");
+  const sha256 = createHash("sha256").update(readFileSync(file)).digest("hex");
+  const parsed = await parseInput({
+    storage,
+    key: "inbox/acme/f.csv",
+    sha256,
+    cfg: config,
+    workDir,
+    runId: "acme_20260101T000000Z_abcdef",
+    supplier: "acme",
+    workers,
+    parallelMinBytes: minBytes,
+    textPath,
+  });
+  const keysDir = path.join(workDir, WORK_KEYS_DIR);
+  return {
+    facts: readFileSync(path.join(workDir, "facts.ndjson"), "utf8"),
+    bad: readFileSync(path.join(workDir, "bad.ndjson"), "utf8"),
+    keys: readdirSync(keysDir).map((f) => readFileSync(path.join(keysDir, f), "utf8")),
+    totals: parsed.emitter.totals,
+    byCategory: Object.fromEntries(parsed.emitter.byCategory),
+    byReason: Object.fromEntries(parsed.emitter.byReason),
+    encoding: parsed.encoding,
+  };
+}
+
+describe("CSV read paths", () => {
+  for (const [label, eol, encoding] of [
+    ["LF, UTF-8", "\n", "utf-8"],
+    ["CRLF, windows-1251", "\r\n", "windows-1251"],
+  ] as const) {
+    it(`byte-level batches, inline or on worker threads, equal the text path byte for byte (${label})`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "tm-csv-"));
+      dirs.push(dir);
+      const file = path.join(dir, "big.csv");
+      writeFileSync(file, encodeText(awkwardCsv(30_000, eol), encoding, encoding === "utf-8"));
+      const config = cfg({ encoding });
+      const single = await parseWith(file, 0, config, true);
+      const inline = await parseWith(file, 0, config);
+      const parallel = await parseWith(file, 2, config);
+      expect(inline.facts).toBe(single.facts);
+      expect(inline.bad).toBe(single.bad);
+      expect(inline.keys).toEqual(single.keys);
+      expect(inline.byReason).toEqual(single.byReason);
+      expect(single.totals.total).toBe(30_000);
+      expect(single.byReason).toMatchObject({
+        INVALID_INTEGER: expect.any(Number),
+        COLUMN_COUNT_MISMATCH: expect.any(Number),
+        MALFORMED_ROW: expect.any(Number),
+      });
+      expect(parallel.facts).toBe(single.facts);
+      expect(parallel.bad).toBe(single.bad);
+      expect(parallel.keys).toEqual(single.keys);
+      expect(parallel.totals).toEqual(single.totals);
+      expect(parallel.byCategory).toEqual(single.byCategory);
+      expect(parallel.byReason).toEqual(single.byReason);
+      expect(parallel.encoding).toBe(single.encoding);
+      // row_number is the line a record starts on: a quoted line break and blank lines count.
+      const rowOf = (sku: string) =>
+        JSON.parse(single.facts.split("\n").find((l) => l.includes(`"sku":"${sku}"`))!).row_number;
+      expect(rowOf("SKU-00000097")).toBe(100);
+      expect(rowOf("SKU-00000098")).toBe(102);
+    });
+  }
+
+  it("an XLSX read on the worker thread equals the same XLSX read in-thread", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tm-xlsx-"));
+    dirs.push(dir);
+    const file = path.join(dir, "book.xlsx");
+    const rnd = prng(9);
+    await writeXlsxFile(file, [
+      { name: "A", rows: Array.from({ length: 3000 }, (_, i) => stockRow(i, rnd)) },
+      {
+        name: "B",
+        rows: Array.from({ length: 3000 }, (_, i) => ({
+          ...stockRow(3000 + i, rnd),
+          qty: i % 50 === 0 ? "x" : i,
+        })),
+      },
+    ]);
+    const config = cfg({ format: "xlsx", categories: { from: "sheet" } });
+    const inThread = await parseWith(file, 0, config);
+    const worker = await parseWith(file, 1, config);
+    expect(inThread.totals).toEqual({ total: 6000, good: 5940, bad: 60 });
+    expect(worker.facts).toBe(inThread.facts);
+    expect(worker.bad).toBe(inThread.bad);
+    expect(worker.keys).toEqual(inThread.keys);
+    expect(worker.byCategory).toEqual(inThread.byCategory);
+  });
+});
