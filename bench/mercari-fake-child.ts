@@ -3,7 +3,7 @@
 // Prints its URL on the first line of stdout, then serves until SIGTERM.
 //
 //   tsx bench/mercari-fake-child.ts <keyword> <listings> <latencyMs> <seed>
-import { startMercariFakeServer } from "../src/pipelines/mercari/fake/start-mercari-fake.ts";
+import { startMercariFakeServer } from "../src/pipelines/mercari/fake/start-fake.ts";
 
 const [keyword = "ベンチ ポケモンカード", listings = "50000", latency = "50", seed = "3"] =
   process.argv.slice(2);

@@ -4,15 +4,15 @@
 // reported to the failure webhook.
 import { describe, expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { blockedCount } from "../../src/pipelines/mercari/client/blocked.ts";
 import { isMercariBlocked } from "../../src/pipelines/mercari/client/types.ts";
 import type { BlockMode } from "../../src/pipelines/mercari/fake/mercari-fake.ts";
-import { blockedCount } from "../../src/pipelines/mercari/monitoring/blocked.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { enqueueCrawlMessages } from "../../src/pipelines/mercari/queue-send.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
+import { enqueueCrawlMessages } from "../../src/pipelines/mercari/stages/list/send-messages.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
-import { enginesFor, openWorld, rowsOf, SWITCH_GROUP, type World } from "./support.ts";
+import { enginesFor, openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";
 
 async function crawled(w: World) {
   const p = await w.products.create(

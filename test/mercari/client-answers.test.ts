@@ -3,15 +3,15 @@
 // hold, a wild timestamp) is skipped instead of failing its page or the database write.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
+import { failedAnswerCount } from "../../src/pipelines/mercari/client/blocked.ts";
 import { createMercariClient } from "../../src/pipelines/mercari/client/mercari-client.ts";
 import type { MercariClient } from "../../src/pipelines/mercari/client/types.ts";
 import { searchItemJson } from "../../src/pipelines/mercari/fake/responses.ts";
 import {
   type StartedMercariFake,
   startMercariFakeServer,
-} from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
-import { failedAnswerCount } from "../../src/pipelines/mercari/monitoring/blocked.ts";
-import { fakeClientSettings } from "./client-support.ts";
+} from "../../src/pipelines/mercari/fake/start-fake.ts";
+import { fakeClientSettings } from "./support/client-settings.ts";
 
 let fake: StartedMercariFake;
 

@@ -3,7 +3,7 @@ import { RetryableHttpError } from "../../src/engine/http/http-errors.ts";
 import { silentLogger } from "../../src/infra/logging/logger.ts";
 import { createMercariClient } from "../../src/pipelines/mercari/client/mercari-client.ts";
 import { isMercariBlocked } from "../../src/pipelines/mercari/client/types.ts";
-import { startMercariFakeServer } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+import { startMercariFakeServer } from "../../src/pipelines/mercari/fake/start-fake.ts";
 import type { MercariSettings } from "../../src/pipelines/mercari/settings.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openTestRuntime } from "../../src/testing/test-runtime.ts";

@@ -9,8 +9,8 @@ import { searchItemJson } from "../../src/pipelines/mercari/fake/responses.ts";
 import {
   type StartedMercariFake,
   startMercariFakeServer,
-} from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
-import { fakeClientSettings } from "./client-support.ts";
+} from "../../src/pipelines/mercari/fake/start-fake.ts";
+import { fakeClientSettings } from "./support/client-settings.ts";
 
 const START = "2026-03-01T00:00:00.000Z";
 let fake: StartedMercariFake;

@@ -16,9 +16,9 @@ import {
 import {
   type StartedMercariFake,
   startMercariFakeServer,
-} from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+} from "../../src/pipelines/mercari/fake/start-fake.ts";
 import type { MercariSettings } from "../../src/pipelines/mercari/settings.ts";
-import { fakeClientSettings } from "./client-support.ts";
+import { fakeClientSettings } from "./support/client-settings.ts";
 
 const START = "2026-03-01T00:00:00.000Z";
 let fake: StartedMercariFake;

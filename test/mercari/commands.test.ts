@@ -2,11 +2,11 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { startMercariFakeServer } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+import { startMercariFakeServer } from "../../src/pipelines/mercari/fake/start-fake.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
-import { SWITCH_GROUP } from "./support.ts";
+import { SWITCH_GROUP } from "./support/world.ts";
 
 describeEachDialect("tidemark mercari", (h) => {
   it("product add/ls/update/enable/disable/rm, crawl, worker --drain, results, trend; bad input exits 2", {

@@ -4,11 +4,11 @@
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { enqueueCrawlMessages } from "../../src/pipelines/mercari/queue-send.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
+import { enqueueCrawlMessages } from "../../src/pipelines/mercari/stages/list/send-messages.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
-import { openWorld } from "./support.ts";
+import { openWorld } from "./support/world.ts";
 
 describeEachDialect("mercari product deleted while queued", (h) => {
   it("its waiting listCrawl and detail checks complete without a failure", async () => {

@@ -5,10 +5,10 @@ import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
-import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support.ts";
+import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";
 
 /** Makes every UPDATE of a result row fail, as a database refusing writes would. */
 async function refuseRowUpdates(w: World, dialect: string): Promise<void> {

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createDpopSigner } from "../../src/pipelines/mercari/client/dpop.ts";
-import { Catalogue, type CatalogueQuery } from "../../src/pipelines/mercari/fake/catalogue.ts";
+import { Catalogue } from "../../src/pipelines/mercari/fake/catalogue.ts";
+import type { CatalogueQuery } from "../../src/pipelines/mercari/fake/catalogue-types.ts";
 import { searchPage } from "../../src/pipelines/mercari/fake/search-route.ts";
 import {
   type StartedMercariFake,
   startMercariFakeServer,
-} from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+} from "../../src/pipelines/mercari/fake/start-fake.ts";
 import { mercariPipeline } from "../../src/pipelines/mercari/index.ts";
 
 const START = "2026-03-01T00:00:00.000Z";

@@ -5,9 +5,9 @@ import { isoTimestamp } from "../../src/engine/context/clock.ts";
 import { JobService } from "../../src/engine/jobs/job-service.ts";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { enginesFor, openWorld, rowsOf, type World } from "./support.ts";
+import { enginesFor, openWorld, rowsOf, type World } from "./support/world.ts";
 
 async function addSwitch(w: World, over: Record<string, unknown> = {}) {
   return w.products.create(

@@ -4,11 +4,11 @@
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
 import { isMercariBlocked } from "../../src/pipelines/mercari/client/types.ts";
-import { syncForExistence } from "../../src/pipelines/mercari/list/list-phase.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { syncForExistence } from "../../src/pipelines/mercari/stages/list/detail-checks.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
-import { openWorld, rowsOf, SWITCH_GROUP } from "./support.ts";
+import { openWorld, rowsOf, SWITCH_GROUP } from "./support/world.ts";
 
 describeEachDialect("mercari malformed answers", (h) => {
   it("a cut-off page fails the crawl and its detail checks; nothing is deleted", async () => {

@@ -3,11 +3,11 @@
 // unknown and is picked for a detail check, and a placeholder price never reaches cheapest.
 import type { Kysely } from "kysely";
 import { expect, it } from "vitest";
-import { settingFingerprint } from "../../src/pipelines/mercari/list/match.ts";
 import * as m0001 from "../../src/pipelines/mercari/migrations/0001-mercari.ts";
 import * as m0002 from "../../src/pipelines/mercari/migrations/0002-found-setting.ts";
 import { CrawlResultRepo } from "../../src/pipelines/mercari/repos/crawl-result-repo.ts";
 import { ResultQueries } from "../../src/pipelines/mercari/repos/result-queries.ts";
+import { settingFingerprint } from "../../src/pipelines/mercari/stages/list/match.ts";
 import type { MercariTables } from "../../src/pipelines/mercari/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 

@@ -4,13 +4,13 @@
 // instead of reading the same page up to the page cap.
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { failedAnswerCount } from "../../src/pipelines/mercari/client/blocked.ts";
 import { MercariPagingError } from "../../src/pipelines/mercari/client/types.ts";
-import { failedAnswerCount } from "../../src/pipelines/mercari/monitoring/blocked.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
-import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support.ts";
+import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";
 
 async function product(w: World) {
   return w.products.create(

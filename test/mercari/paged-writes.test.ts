@@ -4,16 +4,16 @@
 import type { Kysely } from "kysely";
 import { CursorStore, type CursorTables } from "tidemark/kit";
 import { expect, it } from "vitest";
+import { crawlContext } from "../../src/pipelines/mercari/client/crawl-context.ts";
 import {
   MercariBlockedError,
   type MercariClient,
 } from "../../src/pipelines/mercari/client/types.ts";
-import { crawlContext } from "../../src/pipelines/mercari/crawl-context.ts";
-import { runListPhase } from "../../src/pipelines/mercari/list/list-phase.ts";
-import { firstCrawlKey } from "../../src/pipelines/mercari/list/page-writer.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
+import { runListPhase } from "../../src/pipelines/mercari/stages/list/list-phase.ts";
+import { firstCrawlKey } from "../../src/pipelines/mercari/stages/list/page-writer.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { openWorld, rowsOf, type World } from "./support.ts";
+import { openWorld, rowsOf, type World } from "./support/world.ts";
 
 async function addSwitch(w: World) {
   return w.products.create(

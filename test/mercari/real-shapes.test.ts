@@ -5,17 +5,20 @@
 // hit's seller stays unknown (null, never "0") until its product page names the shop.
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
-import { BRAND_NAMES } from "../../src/pipelines/mercari/fake/catalogue.ts";
 import { searchItemJson } from "../../src/pipelines/mercari/fake/responses.ts";
-import { detailMessage, enqueueCrawlMessages } from "../../src/pipelines/mercari/queue-send.ts";
+import { BRAND_NAMES } from "../../src/pipelines/mercari/fake/sample-groups.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
+import {
+  detailMessage,
+  enqueueCrawlMessages,
+} from "../../src/pipelines/mercari/stages/list/send-messages.ts";
 import {
   cheapestResults,
-  executeCrawl,
   productTrend,
-} from "../../src/pipelines/mercari/service/operations.ts";
+} from "../../src/pipelines/mercari/stages/results/result-views.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
-import { openWorld, rowsOf, type World } from "./support.ts";
+import { openWorld, rowsOf, type World } from "./support/world.ts";
 
 const BRAND = {
   keyword: "comme des garcons",

@@ -3,8 +3,8 @@
 // never null, as the routes really answer.
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { api, type Body } from "./api-support.ts";
-import { openWorld } from "./support.ts";
+import { api, type Body } from "./support/api.ts";
+import { openWorld } from "./support/world.ts";
 
 describeEachDialect("mercari API query values", (h) => {
   it("a number that is not plain decimal digits answers 400 naming the field", async () => {

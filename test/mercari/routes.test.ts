@@ -3,8 +3,8 @@
 import { expect, it } from "vitest";
 import { mercariRoutes } from "../../src/pipelines/mercari/routes.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { api, type Body } from "./api-support.ts";
-import { openWorld, rowsOf } from "./support.ts";
+import { api, type Body } from "./support/api.ts";
+import { openWorld, rowsOf } from "./support/world.ts";
 
 /** A concrete URL for each route (ids filled in). */
 function urlOf(route: (typeof mercariRoutes)[number]): string {

@@ -3,9 +3,9 @@
 // search none of the stored rows matches is read like a first crawl, every page.
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/context/clock.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/service/operations.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support.ts";
+import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";
 
 async function crawledProduct(w: World) {
   const p = await w.products.create(

@@ -6,13 +6,13 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { startMercariFakeServer } from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
+import { startMercariFakeServer } from "../../src/pipelines/mercari/fake/start-fake.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
 import { cliEnv } from "../../src/testing/cli-env.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openQueueFromSpec, type QueueSpec } from "../../src/testing/queue/queue-spec.ts";
 import { runCli } from "../../src/testing/run-cli.ts";
-import { enginesFor, SWITCH_GROUP } from "./support.ts";
+import { enginesFor, SWITCH_GROUP } from "./support/world.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/tidemark.js", import.meta.url));
 

@@ -1,11 +1,11 @@
 import type { DemoContext, PipelineServices } from "tidemark";
 import { formatTable, isoTimestamp, typed } from "tidemark/kit";
-import { showBrand } from "./demo-brand.ts";
-import { drainCrawlQueue } from "./drain.ts";
-import { startMercariFakeServer } from "./fake/start-mercari-fake.ts";
+import { showBrand } from "./demo/brand.ts";
+import { startMercariFakeServer } from "./fake/start-fake.ts";
+import { drainCrawlQueue } from "./queue/drain.ts";
 import { ProductRepo } from "./repos/product-repo.ts";
-import { cheapestResults, productTrend } from "./service/operations.ts";
 import { type MercariSettings, mercariSettingsOf } from "./settings.ts";
+import { cheapestResults, productTrend } from "./stages/results/result-views.ts";
 import type { MercariTables } from "./tables.ts";
 
 const JOB = "mercari-hourly";

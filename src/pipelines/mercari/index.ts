@@ -8,7 +8,7 @@
 import { defineJobType, definePipeline } from "tidemark";
 import { mercariCommands } from "./commands.ts";
 import { mercariCrawlExample, mercariCrawlParams } from "./params.ts";
-import { crawlQueueHandler } from "./queue-handler.ts";
+import { crawlQueueHandler } from "./queue/handlers.ts";
 import { mercariRoutes } from "./routes.ts";
 import { mercariSettings } from "./settings.ts";
 
@@ -52,14 +52,14 @@ export const mercariPipeline = definePipeline({
     load: async () => (await import("./panel/mercari-panel.ts")).mercariPanel,
   },
   async metrics(register) {
-    const { registerMercariMetrics } = await import("./monitoring/blocked.ts");
+    const { registerMercariMetrics } = await import("./client/blocked.ts");
     await registerMercariMetrics(register);
   },
   fake: {
     description:
       "fake Mercari API (DPoP-checked search, item detail, Shops product) over a catalogue that moves on request, with block modes",
     async start(options) {
-      const { startMercariFake } = await import("./fake/start-mercari-fake.ts");
+      const { startMercariFake } = await import("./fake/start-fake.ts");
       return startMercariFake(options);
     },
   },

@@ -9,7 +9,7 @@ import {
   type RetryPolicy,
   redactedExcerpt,
 } from "tidemark/kit";
-import { countFailedAnswer } from "../monitoring/blocked.ts";
+import { countFailedAnswer } from "./blocked.ts";
 import { MercariBlockedError, type MercariBlockReason } from "./types.ts";
 
 /** What a request goes out on: the HTTP client, its retry policy, the logger. */

@@ -3,15 +3,15 @@ import { formatTable } from "tidemark/kit";
 import { isMercariBlocked, MercariBlockedError } from "../client/types.ts";
 import type { ResultView } from "../repos/result-queries.ts";
 import { resultsQuery } from "../routes/schemas.ts";
+import type { MercariSettings } from "../settings.ts";
+import { executeCrawl } from "../stages/list/manual-crawl.ts";
 import {
   cheapestResults,
-  executeCrawl,
   productResults,
   productTrend,
   TREND_NOTE,
-} from "../service/operations.ts";
-import type { MercariSettings } from "../settings.ts";
-import { trendBoundMs } from "../trend/trend-bounds.ts";
+} from "../stages/results/result-views.ts";
+import { trendBoundMs } from "../stages/results/trend-bounds.ts";
 import { parseCount, parseId } from "./cli-values.ts";
 
 /** `tidemark mercari crawl [--product ID] [--json]`: exit 1 saying `blocked` when blocked. */

@@ -1,8 +1,12 @@
 import { type CliServices, type CommandInput, UsageError } from "tidemark";
 import { formatZodIssues, isoTimestamp, typed } from "tidemark/kit";
 import type { z } from "zod";
-import { type ProductView, productCreateInput, productUpdateInput } from "../product-schemas.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
+import {
+  type ProductView,
+  productCreateInput,
+  productUpdateInput,
+} from "../routes/product-schemas.ts";
 import type { MercariTables } from "../tables.ts";
 import { parseClearable, parseCount, parseId } from "./cli-values.ts";
 

@@ -18,14 +18,6 @@ import {
 import { hash32, type Rng, seededRng } from "./rng.ts";
 import { SAMPLE_GROUPS } from "./sample-groups.ts";
 
-export type {
-  ActivityRates,
-  AdvanceReport,
-  CatalogueOptions,
-  CatalogueQuery,
-} from "./catalogue-types.ts";
-export { BRAND_NAMES, SAMPLE_GROUPS } from "./sample-groups.ts";
-
 const DAY_S = 86_400;
 
 /**

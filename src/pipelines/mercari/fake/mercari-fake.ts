@@ -1,4 +1,5 @@
-import { Catalogue, type CatalogueOptions } from "./catalogue.ts";
+import { Catalogue } from "./catalogue.ts";
+import type { CatalogueOptions } from "./catalogue-types.ts";
 import { handleControl } from "./control-routes.ts";
 import { type DpopRejection, DpopVerifier } from "./dpop-verifier.ts";
 import { BLOCK_PAGE, itemDetailJson, notFoundJson, shopsProductJson } from "./responses.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Catalogue, CatalogueQuery } from "./catalogue.ts";
+import type { Catalogue } from "./catalogue.ts";
+import type { CatalogueQuery } from "./catalogue-types.ts";
 import type { FakeStatus } from "./listing.ts";
 import { searchItemJson } from "./responses.ts";
 

@@ -1,8 +1,8 @@
 import type { JobContext, JobResult } from "tidemark";
 import { typed } from "tidemark/kit";
 import type { MercariCrawlParams } from "../params.ts";
-import { enqueueCrawlMessages } from "../queue-send.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
+import { enqueueCrawlMessages } from "../stages/list/send-messages.ts";
 import type { MercariTables } from "../tables.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { settingFingerprint } from "../list/match.ts";
+import { settingFingerprint } from "../stages/list/match.ts";
 
 interface SettingRow {
   product_id: number;

@@ -1,10 +1,10 @@
 import type { PanelBlock, PanelModule, PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
-import type { ProductView } from "../product-schemas.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import { ResultQueries } from "../repos/result-queries.ts";
+import type { ProductView } from "../routes/product-schemas.ts";
+import { priceTrend, trendWindow } from "../stages/results/price-trend.ts";
 import type { MercariTables } from "../tables.ts";
-import { priceTrend, trendWindow } from "../trend/price-trend.ts";
 
 /** Products shown (each with its listings and its chart). */
 const MAX_PRODUCTS = 10;

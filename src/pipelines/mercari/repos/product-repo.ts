@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
 import { NotFoundError, UsageError } from "tidemark";
-import type { ProductCreateInput, ProductUpdateInput, ProductView } from "../product-schemas.ts";
+import type {
+  ProductCreateInput,
+  ProductUpdateInput,
+  ProductView,
+} from "../routes/product-schemas.ts";
 import type { MercariTables } from "../tables.ts";
 
 /** The columns a product view is read from (products joined with its setting). */

@@ -1,10 +1,8 @@
 import type { PipelineServices, Queue } from "tidemark";
 import { type DrainReport, drainQueue } from "tidemark/kit";
-import type { MercariClient } from "./client/types.ts";
-import { handleCrawlMessage } from "./jobs/queue-consumer.ts";
-import { crawlQueueHandler } from "./queue-handler.ts";
-
-export type { DrainReport } from "tidemark/kit";
+import type { MercariClient } from "../client/types.ts";
+import { handleCrawlMessage } from "./consumer.ts";
+import { crawlQueueHandler } from "./handlers.ts";
 
 /**
  * Works the crawl queue in this process until nothing is queued or active (the demo; tests

@@ -2,20 +2,16 @@ import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { AlreadyRunningError } from "tidemark";
 import { startHeartbeat } from "tidemark/kit";
-import { isMercariBlocked, type SearchItem } from "../client/types.ts";
-import type { CrawlContext } from "../crawl-context.ts";
-import { countBlocked } from "../monitoring/blocked.ts";
-import type { ProductView } from "../product-schemas.ts";
-import type { EnqueueCount } from "../queue-send.ts";
-import { CrawlResultRepo, type ResultInput } from "../repos/crawl-result-repo.ts";
-import { ProductRepo } from "../repos/product-repo.ts";
-import { type MercariTables, SELLER_TYPE, SELLING_STATUS } from "../tables.ts";
+import { countBlocked } from "../../client/blocked.ts";
+import type { CrawlContext } from "../../client/crawl-context.ts";
+import { isMercariBlocked, type SearchItem } from "../../client/types.ts";
+import { CrawlResultRepo, type ResultInput } from "../../repos/crawl-result-repo.ts";
+import { ProductRepo } from "../../repos/product-repo.ts";
+import type { ProductView } from "../../routes/product-schemas.ts";
+import { type MercariTables, SELLER_TYPE, SELLING_STATUS } from "../../tables.ts";
 import { crawlMercariList, type ListCrawlPlan } from "./crawl-list.ts";
 import { syncForExistence, syncForSeller, syncForSoldOutAt } from "./detail-checks.ts";
 import { type MatchRow, priceInRange, settingFingerprint, settingMatcher } from "./match.ts";
-
-export { syncForExistence, syncForSoldOutAt } from "./detail-checks.ts";
-
 import {
   clearFirstCrawl,
   type FencedCommit,
@@ -23,6 +19,7 @@ import {
   firstCrawlUnfinished,
   PageWriter,
 } from "./page-writer.ts";
+import type { EnqueueCount } from "./send-messages.ts";
 
 /** What one product's search phase did. */
 export interface ListSummary {

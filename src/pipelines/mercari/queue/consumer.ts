@@ -1,12 +1,12 @@
 import { PermanentQueueError, type QueueHandlerContext } from "tidemark";
 import { isoTimestamp } from "tidemark/kit";
+import { crawlContext, mercariServices } from "../client/crawl-context.ts";
 import type { MercariClient } from "../client/types.ts";
-import { crawlContext, mercariServices } from "../crawl-context.ts";
-import { readDetail } from "../detail/sync-detail.ts";
-import { runListPhase } from "../list/list-phase.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
-import { DETAIL_RETRY_LIMIT, LIST_RETRY_LIMIT } from "../queue-send.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
+import { readDetail } from "../stages/detail/sync-detail.ts";
+import { runListPhase } from "../stages/list/list-phase.ts";
+import { DETAIL_RETRY_LIMIT, LIST_RETRY_LIMIT } from "../stages/list/send-messages.ts";
 
 /**
  * The crawl queue's consumer: a listCrawl message runs the product's search phase, a

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { bucketOf, priceTrend, quantile, trendWindow } from "./price-trend.ts";
+import {
+  bucketOf,
+  priceTrend,
+  quantile,
+  trendWindow,
+} from "../../src/pipelines/mercari/stages/results/price-trend.ts";
 
 describe("price trend", () => {
   it("buckets by UTC day, or by the Monday of the week", () => {

@@ -1,6 +1,6 @@
 import type { SendOptions } from "tidemark";
-import { type CrawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
-import type { RowRef } from "./repos/crawl-result-repo.ts";
+import { type CrawlQueueMessage, MERCARI_QUEUE } from "../../params.ts";
+import type { RowRef } from "../../repos/crawl-result-repo.ts";
 
 /**
  * Per-message options: a singleton key per product or per row (a message already waiting is

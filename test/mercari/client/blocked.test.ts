@@ -1,6 +1,10 @@
 import { Registry } from "prom-client";
 import { expect, it } from "vitest";
-import { blockedCount, countBlocked, registerMercariMetrics } from "./blocked.ts";
+import {
+  blockedCount,
+  countBlocked,
+  registerMercariMetrics,
+} from "../../../src/pipelines/mercari/client/blocked.ts";
 
 it("blocked crawls are counted on /metrics by phase and reason", async () => {
   const register = new Registry();

@@ -1,10 +1,10 @@
+import { countFailedAnswer } from "../../client/blocked.ts";
 import {
   MercariBlockedError,
   type MercariClient,
   MercariPagingError,
   type SearchItem,
-} from "../client/types.ts";
-import { countFailedAnswer } from "../monitoring/blocked.ts";
+} from "../../client/types.ts";
 
 /** What the search phase is asked to read. */
 export interface ListCrawlPlan {

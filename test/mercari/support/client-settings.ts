@@ -1,4 +1,4 @@
-import type { MercariSettings } from "../../src/pipelines/mercari/settings.ts";
+import type { MercariSettings } from "../../../src/pipelines/mercari/settings.ts";
 
 /** Client settings for tests against a local fake: no rate limit, small pages, quick timeouts. */
 export function fakeClientSettings(

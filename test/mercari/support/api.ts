@@ -1,6 +1,6 @@
 // Calls the mercari HTTP API in-process (the test app over a test world), with a bearer token.
-import { testApp } from "../../src/testing/test-app.ts";
-import type { World } from "./support.ts";
+import { testApp } from "../../../src/testing/test-app.ts";
+import type { World } from "./world.ts";
 
 /** The token the test app accepts. */
 export const TOKEN = "mercari-route-token-0123456789";

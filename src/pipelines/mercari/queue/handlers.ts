@@ -1,5 +1,5 @@
 import { defineQueueHandler } from "tidemark";
-import { crawlQueueMessage, MERCARI_QUEUE } from "./params.ts";
+import { crawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
 
 /**
  * The crawl queue (`mercari-crawl`): listCrawl {productId} and syncDetail
@@ -11,7 +11,7 @@ export const crawlQueueHandler = defineQueueHandler({
     "Mercari crawl messages: listCrawl (a product's search) and syncDetail (one listing)",
   payload: crawlQueueMessage,
   async handle(ctx, payload) {
-    const { handleCrawlMessage } = await import("./jobs/queue-consumer.ts");
+    const { handleCrawlMessage } = await import("./consumer.ts");
     await handleCrawlMessage(ctx, payload);
   },
 });

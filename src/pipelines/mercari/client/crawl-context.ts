@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Clock, Database, Logger, PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
-import { createMercariClient } from "./client/mercari-client.ts";
-import type { MercariClient } from "./client/types.ts";
-import type { CrawlOutbox } from "./queue-send.ts";
-import type { MercariSettings } from "./settings.ts";
-import type { MercariTables } from "./tables.ts";
+import type { MercariSettings } from "../settings.ts";
+import type { CrawlOutbox } from "../stages/list/send-messages.ts";
+import type { MercariTables } from "../tables.ts";
+import { createMercariClient } from "./mercari-client.ts";
+import type { MercariClient } from "./types.ts";
 
 /**
  * What the crawl phases need: the database, Mercari, where crawl messages go, the pipeline's

@@ -3,30 +3,30 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../src/engine/context/clock.ts";
-import type { RunEndedEvent } from "../../src/engine/notify/run-events.ts";
-import { openQueue } from "../../src/engine/queue/open-queue.ts";
-import type { Queue } from "../../src/engine/queue/queue.ts";
-import type { PipelineServices } from "../../src/engine/registry/pipeline-services.ts";
-import { Registry } from "../../src/engine/registry/registry.ts";
-import { pipelineServices } from "../../src/engine/runs/pipeline-services.ts";
-import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
-import type { Runtime } from "../../src/engine/runtime/runtime.ts";
-import { loadConfig } from "../../src/infra/config/load-config.ts";
-import { typed } from "../../src/infra/db/open-database.ts";
-import { silentLogger } from "../../src/infra/logging/logger.ts";
-import { drainCrawlQueue } from "../../src/pipelines/mercari/drain.ts";
-import type { GroupSpec } from "../../src/pipelines/mercari/fake/listing.ts";
+import type { Clock } from "../../../src/engine/context/clock.ts";
+import type { RunEndedEvent } from "../../../src/engine/notify/run-events.ts";
+import { openQueue } from "../../../src/engine/queue/open-queue.ts";
+import type { Queue } from "../../../src/engine/queue/queue.ts";
+import type { PipelineServices } from "../../../src/engine/registry/pipeline-services.ts";
+import { Registry } from "../../../src/engine/registry/registry.ts";
+import { pipelineServices } from "../../../src/engine/runs/pipeline-services.ts";
+import { openRuntime } from "../../../src/engine/runtime/open-runtime.ts";
+import type { Runtime } from "../../../src/engine/runtime/runtime.ts";
+import { loadConfig } from "../../../src/infra/config/load-config.ts";
+import { typed } from "../../../src/infra/db/open-database.ts";
+import { silentLogger } from "../../../src/infra/logging/logger.ts";
+import type { GroupSpec } from "../../../src/pipelines/mercari/fake/listing.ts";
 import {
   type StartedMercariFake,
   startMercariFakeServer,
-} from "../../src/pipelines/mercari/fake/start-mercari-fake.ts";
-import { mercariPipeline } from "../../src/pipelines/mercari/index.ts";
-import { ProductRepo } from "../../src/pipelines/mercari/repos/product-repo.ts";
-import type { MercariSettings } from "../../src/pipelines/mercari/settings.ts";
-import type { MercariTables } from "../../src/pipelines/mercari/tables.ts";
-import type { DialectHarness } from "../../src/testing/dialects.ts";
-import { testTempDir } from "../../src/testing/temp-dir.ts";
+} from "../../../src/pipelines/mercari/fake/start-fake.ts";
+import { mercariPipeline } from "../../../src/pipelines/mercari/index.ts";
+import { drainCrawlQueue } from "../../../src/pipelines/mercari/queue/drain.ts";
+import { ProductRepo } from "../../../src/pipelines/mercari/repos/product-repo.ts";
+import type { MercariSettings } from "../../../src/pipelines/mercari/settings.ts";
+import type { MercariTables } from "../../../src/pipelines/mercari/tables.ts";
+import type { DialectHarness } from "../../../src/testing/dialects.ts";
+import { testTempDir } from "../../../src/testing/temp-dir.ts";
 
 export type QueueEngine = "embedded" | "pg-boss";
 

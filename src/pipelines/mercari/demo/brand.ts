@@ -1,12 +1,13 @@
 import type { DemoContext, PipelineServices } from "tidemark";
 import { formatTable, isoTimestamp, typed } from "tidemark/kit";
-import { drainCrawlQueue } from "./drain.ts";
-import type { MercariFake } from "./fake/mercari-fake.ts";
-import { BRAND_NAMES } from "./fake/sample-groups.ts";
-import { ProductRepo } from "./repos/product-repo.ts";
-import { cheapestResults, executeCrawl, productTrend } from "./service/operations.ts";
-import type { MercariSettings } from "./settings.ts";
-import type { MercariTables } from "./tables.ts";
+import type { MercariFake } from "../fake/mercari-fake.ts";
+import { BRAND_NAMES } from "../fake/sample-groups.ts";
+import { drainCrawlQueue } from "../queue/drain.ts";
+import { ProductRepo } from "../repos/product-repo.ts";
+import type { MercariSettings } from "../settings.ts";
+import { executeCrawl } from "../stages/list/manual-crawl.ts";
+import { cheapestResults, productTrend } from "../stages/results/result-views.ts";
+import type { MercariTables } from "../tables.ts";
 
 /** The brand keyword of the demo (the fake names its listings in every spelling of it). */
 export const DEMO_BRAND = "comme des garcons";

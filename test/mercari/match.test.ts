@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { type MatchSetting, settingFingerprint, settingMatcher } from "./match.ts";
+import {
+  type MatchSetting,
+  settingFingerprint,
+  settingMatcher,
+} from "../../src/pipelines/mercari/stages/list/match.ts";
 
 const SETTING: MatchSetting = {
   keyword: "comme des garcons",
