@@ -6,8 +6,7 @@
  * a name is public because it is listed here (docs/api/tidemark.md documents each one).
  */
 
-export type { Clock } from "../engine/context/clock.ts";
-export type { JobContext } from "../engine/context/job-context.ts";
+export type { Clock } from "../engine/clock/clock.ts";
 export {
   AlreadyRunningError,
   ConfigError,
@@ -20,11 +19,6 @@ export {
 } from "../engine/errors.ts";
 export type { Queue, QueueMessage, SendOptions } from "../engine/queue/queue.ts";
 export { PermanentQueueError } from "../engine/queue/queue-errors.ts";
-export {
-  defineQueueHandler,
-  type QueueHandlerContext,
-  type QueueHandlerDefinition,
-} from "../engine/queue/queue-handler-definition.ts";
 export type {
   CliServices,
   CommandArgSpec,
@@ -33,6 +27,7 @@ export type {
   CommandOptionSpec,
   CommandSpec,
 } from "../engine/registry/command-spec.ts";
+export type { JobContext } from "../engine/registry/job-context.ts";
 export type {
   PanelAction,
   PanelActionButton,
@@ -61,6 +56,11 @@ export {
   type RunningFake,
 } from "../engine/registry/pipeline-definition.ts";
 export type { MetricsServices, PipelineServices } from "../engine/registry/pipeline-services.ts";
+export {
+  defineQueueHandler,
+  type QueueHandlerContext,
+  type QueueHandlerDefinition,
+} from "../engine/registry/queue-handler-definition.ts";
 export type {
   RouteInput,
   RouteOutput,

@@ -7,7 +7,7 @@
  */
 
 // Time
-export { isoTimestamp, truncateToSeconds, utcDayStart } from "../engine/context/clock.ts";
+export { isoTimestamp, truncateToSeconds, utcDayStart } from "../engine/clock/clock.ts";
 // Cursors
 export { type CursorEntry, type CursorState, CursorStore } from "../engine/cursors/cursor-store.ts";
 export type { CursorsTable, CursorTables } from "../engine/cursors/cursor-tables.ts";
@@ -106,17 +106,17 @@ export { startHeartbeat } from "../engine/leases/lease-heartbeat.ts";
 // Output
 export { formatTable } from "../engine/output/format-table.ts";
 export { listLimit } from "../engine/output/list-limit.ts";
-// Queues
-export { type DrainOptions, type DrainReport, drainQueue } from "../engine/queue/drain-queue.ts";
-export { sendBatchTo, sendTo } from "../engine/queue/queue-handler-definition.ts";
 // Shared rate limits
 export {
   SharedRateLimiter,
   type SharedRateLimiterOptions,
 } from "../engine/rate-limit/shared-rate-limiter.ts";
+export { sendBatchTo, sendTo } from "../engine/registry/queue-handler-definition.ts";
 export { interruptSignal } from "../engine/runs/interrupt-signal.ts";
 export { newRunId } from "../engine/runs/run-id.ts";
 export { startWorkerThread } from "../engine/threads/start-worker-thread.ts";
+// Queues
+export { type DrainOptions, type DrainReport, drainQueue } from "../engine/workers/drain-queue.ts";
 // Blobs and durable files
 export { BlobNotFoundError, type BlobStore } from "../infra/blobs/blob-store.ts";
 export { fsyncDir, isStrictlyInside, mkdirDurable } from "../infra/blobs/fs-dirs.ts";

@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import type { Clock } from "../engine/context/clock.ts";
+import type { Clock } from "../engine/clock/clock.ts";
 import type { JobRecord } from "../engine/jobs/job-repo.ts";
 import { JobService } from "../engine/jobs/job-service.ts";
 import { openQueue } from "../engine/queue/open-queue.ts";

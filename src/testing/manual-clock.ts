@@ -1,4 +1,4 @@
-import type { Clock } from "../engine/context/clock.ts";
+import type { Clock } from "../engine/clock/clock.ts";
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {

@@ -1,4 +1,4 @@
-import type { Clock } from "../engine/context/clock.ts";
+import type { Clock } from "../engine/clock/clock.ts";
 import type { PipelineDefinition } from "../engine/registry/pipeline-definition.ts";
 import type { PipelineServices } from "../engine/registry/pipeline-services.ts";
 import { Registry } from "../engine/registry/registry.ts";

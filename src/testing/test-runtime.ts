@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { onTestFinished } from "vitest";
-import type { Clock } from "../engine/context/clock.ts";
+import type { Clock } from "../engine/clock/clock.ts";
 import type { Registry } from "../engine/registry/registry.ts";
 import { openRuntime } from "../engine/runtime/open-runtime.ts";
 import type { Runtime } from "../engine/runtime/runtime.ts";

@@ -3,12 +3,12 @@ import { expect, it, onTestFinished, test } from "vitest";
 import { z } from "zod";
 import { openQueue } from "../../src/engine/queue/open-queue.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
+import { definePipeline } from "../../src/engine/registry/pipeline-definition.ts";
 import {
   defineQueueHandler,
   sendBatchTo,
   sendTo,
-} from "../../src/engine/queue/queue-handler-definition.ts";
-import { definePipeline } from "../../src/engine/registry/pipeline-definition.ts";
+} from "../../src/engine/registry/queue-handler-definition.ts";
 import { Registry } from "../../src/engine/registry/registry.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";
 import { loadConfig } from "../../src/infra/config/load-config.ts";

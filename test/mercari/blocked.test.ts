@@ -3,7 +3,7 @@
 // the message is retried; failed messages are retried with backoff, then dead-lettered and
 // reported to the failure webhook.
 import { describe, expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { blockedCount } from "../../src/pipelines/mercari/client/blocked.ts";
 import { isMercariBlocked } from "../../src/pipelines/mercari/client/types.ts";
 import type { BlockMode } from "../../src/pipelines/mercari/fake/mercari-fake.ts";

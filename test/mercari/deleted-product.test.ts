@@ -2,7 +2,7 @@
 // listCrawl and syncDetail messages complete with nothing to do. They are no failures, so nothing
 // is retried, dead-lettered or reported, and `worker --drain` exits 0.
 import { expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
 import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { enqueueCrawlMessages } from "../../src/pipelines/mercari/stages/list/send-messages.ts";

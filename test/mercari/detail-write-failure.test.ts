@@ -3,7 +3,7 @@
 // not depend on whether the fetch or the write failed.
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
 import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";

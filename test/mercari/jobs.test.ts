@@ -1,7 +1,7 @@
 // The crawl flow against the Mercari fake, on SQLite and Postgres, with both queue engines:
 // first vs later runs, inspect, existence and sold-date checks, Shops products, 404 deletes.
 import { describe, expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { JobService } from "../../src/engine/jobs/job-service.ts";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";

@@ -2,7 +2,7 @@
 // that fails the message for a retry: never an empty page, never a deleted listing, never a
 // block.
 import { expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { isMercariBlocked } from "../../src/pipelines/mercari/client/types.ts";
 import { syncForExistence } from "../../src/pipelines/mercari/stages/list/detail-checks.ts";
 import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";

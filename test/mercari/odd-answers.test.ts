@@ -3,7 +3,7 @@
 // a search whose nextPageToken repeats a token already read fails the crawl naming the token
 // instead of reading the same page up to the page cap.
 import { expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { failedAnswerCount } from "../../src/pipelines/mercari/client/blocked.ts";
 import { MercariPagingError } from "../../src/pipelines/mercari/client/types.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";

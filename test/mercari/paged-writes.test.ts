@@ -4,12 +4,12 @@
 import type { Kysely } from "kysely";
 import { CursorStore, type CursorTables } from "tidemark/kit";
 import { expect, it } from "vitest";
-import { crawlContext } from "../../src/pipelines/mercari/client/crawl-context.ts";
 import {
   MercariBlockedError,
   type MercariClient,
 } from "../../src/pipelines/mercari/client/types.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
+import { crawlContext } from "../../src/pipelines/mercari/stages/list/crawl-context.ts";
 import { runListPhase } from "../../src/pipelines/mercari/stages/list/list-phase.ts";
 import { firstCrawlKey } from "../../src/pipelines/mercari/stages/list/page-writer.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";

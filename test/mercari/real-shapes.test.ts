@@ -4,7 +4,7 @@
 // without a price is counted, never stored, and never reaches cheapest or the trend; a Shops
 // hit's seller stays unknown (null, never "0") until its product page names the shop.
 import { expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { searchItemJson } from "../../src/pipelines/mercari/fake/responses.ts";
 import { BRAND_NAMES } from "../../src/pipelines/mercari/fake/sample-groups.ts";
 import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";

@@ -2,7 +2,7 @@
 // search. An empty first page is then no block (the stale rows are inspected away), and a
 // search none of the stored rows matches is read like a first crawl, every page.
 import { expect, it } from "vitest";
-import { isoTimestamp } from "../../src/engine/context/clock.ts";
+import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { systemClock } from "../../src/engine/context/clock.ts";
+import { systemClock } from "../../src/engine/clock/clock.ts";
 import type { EngineTables } from "../../src/engine/engine-tables.ts";
 import { LeaseStore } from "../../src/engine/leases/lease-store.ts";
 import { openDatabase, typed } from "../../src/infra/db/open-database.ts";

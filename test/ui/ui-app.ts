@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../src/engine/context/clock.ts";
+import type { Clock } from "../../src/engine/clock/clock.ts";
 import type { Queue } from "../../src/engine/queue/queue.ts";
 import type { RunRecord } from "../../src/engine/runs/run-repo.ts";
 import { openRuntime } from "../../src/engine/runtime/open-runtime.ts";

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
-import { type Clock, isoTimestamp } from "../context/clock.ts";
+import { type Clock, isoTimestamp } from "../clock/clock.ts";
 import type { CursorTables } from "./cursor-tables.ts";
 import { stableJson } from "./stable-json.ts";
 

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { JobContext } from "../context/job-context.ts";
+import type { JobContext } from "../registry/job-context.ts";
 
 /** What the entity ETL uses of a run's context (any `JobContext` will do). */
 export type EtlContext = Pick<

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
-import { type Clock, isoTimestamp } from "../context/clock.ts";
+import { type Clock, isoTimestamp } from "../clock/clock.ts";
 import { checkLedgerTableName, type LedgerRow, type LedgerTable } from "./ledger-table.ts";
 
 /** A ledger row to write after its raw document was saved. */

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactText } from "../../infra/logging/redact.ts";
-import { httpMetricsHook } from "../metrics/http-metrics-hook.ts";
 import { attemptSignal } from "./attempt-signal.ts";
 import { isAttemptTimeout } from "./call-abort.ts";
 import { HostLimiterPool } from "./host-limiter.ts";
@@ -27,6 +26,7 @@ import {
   redactedExcerpt,
   redactFreeText,
 } from "./http-errors.ts";
+import { httpMetricsHook } from "./http-metrics-hook.ts";
 import {
   nodeTransport,
   type Transport,

@@ -1,20 +1,10 @@
 import type { Kysely } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import type { EngineTables, JobsTable } from "../engine-tables.ts";
+import type { StoredJob } from "../registry/stored-jobs.ts";
 
-/** A job as the engine reports it. */
-export interface JobRecord {
-  name: string;
-  type: string;
-  params: unknown;
-  schedule: string | null;
-  timezone: string;
-  enabled: boolean;
-  /** Seconds of random offset (drawn once per process) added to each occurrence; absent = 0. */
-  jitter?: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A job as the engine reports it (the contract's StoredJob). */
+export type JobRecord = StoredJob;
 
 function toRecord(row: JobsTable): JobRecord {
   return {

@@ -1,7 +1,7 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import type { Database } from "../../infra/db/open-database.ts";
-import type { Clock } from "../context/clock.ts";
-import { isoTimestamp } from "../context/clock.ts";
+import type { Clock } from "../clock/clock.ts";
+import { isoTimestamp } from "../clock/clock.ts";
 import { NotFoundError, UsageError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import { type JobRecord, JobRepo } from "./job-repo.ts";

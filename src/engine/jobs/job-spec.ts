@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import { UsageError } from "../errors.ts";
+import type { StoredJobChanges, StoredJobSpec } from "../registry/stored-jobs.ts";
 
 /** Job names: letters, digits, `.`, `-`, `_`; they appear in run ids, lease keys and paths. */
 export const JOB_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -23,19 +24,11 @@ export const jobSpecSchema = z
 export const jobsFileSchema = z.object({ jobs: z.array(jobSpecSchema) }).strict();
 
 export type JobSpec = z.output<typeof jobSpecSchema>;
-/** A job spec as written, before the defaults apply. */
-export type JobSpecInput = z.input<typeof jobSpecSchema>;
+/** A job spec as written, before the defaults apply (the contract's StoredJobSpec). */
+export type JobSpecInput = StoredJobSpec;
 
-/** Changes accepted by `job update`; undefined = keep. `schedule: null` removes the schedule. */
-export interface JobChanges {
-  type?: string;
-  params?: unknown;
-  schedule?: string | null;
-  timezone?: string;
-  enabled?: boolean;
-  /** Seconds of schedule jitter; 0 removes it. */
-  jitter?: number;
-}
+/** Changes accepted by `job update` (the contract's StoredJobChanges). */
+export type JobChanges = StoredJobChanges;
 
 /** A spec with its defaults applied; UsageError naming every bad field. */
 export function parseJobSpec(spec: JobSpecInput): JobSpec {

@@ -3,7 +3,7 @@ import { migrateToLatest } from "../../infra/db/migrator.ts";
 import { openDatabase, typed } from "../../infra/db/open-database.ts";
 import { describeEachDialect } from "../../testing/dialects.ts";
 import { ManualClock } from "../../testing/manual-clock.ts";
-import { systemClock } from "../context/clock.ts";
+import { systemClock } from "../clock/clock.ts";
 import type { EngineTables } from "../engine-tables.ts";
 import { engineMigrations } from "../migrations/index.ts";
 import { LeaseStore } from "./lease-store.ts";

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import { LeaseLostError } from "../../infra/errors.ts";
-import { type Clock, isoTimestamp } from "../context/clock.ts";
+import { type Clock, isoTimestamp } from "../clock/clock.ts";
 import type { EngineTables, LeasesTable } from "../engine-tables.ts";
 import {
   formatOwner,

@@ -10,9 +10,9 @@ import type { EngineTables } from "../engine-tables.ts";
 import { startFakeServer } from "../fakes/fake-server.ts";
 import { HttpClient } from "../http/http-client.ts";
 import type { HttpRequestEvent } from "../http/http-client-types.ts";
+import { httpMetricsHook, useProcessMetrics } from "../http/http-metrics-hook.ts";
 import { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
-import { httpMetricsHook, useProcessMetrics } from "./http-metrics-hook.ts";
 import { TidemarkMetrics } from "./tidemark-metrics.ts";
 
 const ended = (over: Partial<Parameters<RunEvents["emitRunEnded"]>[0]> = {}) => ({

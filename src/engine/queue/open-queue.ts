@@ -1,15 +1,22 @@
-import type { Runtime } from "../runtime/runtime.ts";
+import type { Config } from "../../infra/config/load-config.ts";
+import type { Database } from "../../infra/db/open-database.ts";
+import type { Logger } from "../../infra/logging/logger.ts";
+import type { Clock } from "../clock/clock.ts";
 import { DriverQueue } from "./driver-queue.ts";
 import type { EmbeddedQueueOptions } from "./embedded/embedded-driver.ts";
 import type { Queue } from "./queue.ts";
 import type { QueueDriver } from "./queue-driver.ts";
 import { RunChildrenQueue } from "./run-children.ts";
 
-/** What opening a queue needs from the runtime (the embedded engine uses its database). */
-export type QueueRuntime = Pick<Runtime, "config" | "db" | "logger" | "clock"> & {
+/** What opening a queue needs of the runtime (the embedded engine uses its database). */
+export interface QueueRuntime {
+  readonly config: Config;
+  readonly db: Database;
+  readonly logger: Logger;
+  readonly clock: Clock;
   /** Set when a running job opens the queue (its context): its sends are the run's children. */
-  runId?: string;
-};
+  readonly runId?: string;
+}
 
 export interface OpenQueueOptions {
   /** pg-boss only: run pg-boss's cron timekeeper here (for schedules kept in pg-boss). */

@@ -1,7 +1,7 @@
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
-import type { Clock } from "../context/clock.ts";
-import { isoTimestamp } from "../context/clock.ts";
+import type { Clock } from "../clock/clock.ts";
+import { isoTimestamp } from "../clock/clock.ts";
 import type { EngineTables } from "../engine-tables.ts";
 import { DriverQueue } from "./driver-queue.ts";
 import type { SendOptions } from "./queue.ts";

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { DialectName } from "../../infra/db/dialect.ts";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import { writeTransaction } from "../../infra/db/write-transaction.ts";
-import { type Clock, isoTimestamp, systemClock } from "../context/clock.ts";
+import { type Clock, isoTimestamp, systemClock } from "../clock/clock.ts";
 import { abortableSleep, type SleepFn } from "../http/retry-policy.ts";
 import type { RateLimitTables } from "./rate-limit-tables.ts";
 import { checkLimit, type TokenBucketLimit, takeTokens } from "./token-bucket.ts";

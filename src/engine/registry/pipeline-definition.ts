@@ -3,11 +3,11 @@ import type { z } from "zod";
 import type { EnvOverride } from "../../infra/config/env-overrides.ts";
 import type { PipelineSettingsSpec, SettingsBase } from "../../infra/config/pipeline-settings.ts";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
-import type { JobContext } from "../context/job-context.ts";
-import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { CommandGroupSpec, CommandSpec } from "./command-spec.ts";
+import type { JobContext } from "./job-context.ts";
 import type { PanelSpec } from "./panel-spec.ts";
 import type { MetricsServices, PipelineServices } from "./pipeline-services.ts";
+import type { QueueHandlerDefinition } from "./queue-handler-definition.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
 /** What a run reports back; stored as the run's summary. */

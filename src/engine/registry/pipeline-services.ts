@@ -3,7 +3,7 @@ import type { BlobStore } from "../../infra/blobs/blob-store.ts";
 import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
-import type { Clock } from "../context/clock.ts";
+import type { Clock } from "../clock/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
 import type { Queue, SendOptions } from "../queue/queue.ts";
 import type { EndedRun, RunJobReport, RunJobRequest, StoredJobs } from "./stored-jobs.ts";

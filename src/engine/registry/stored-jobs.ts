@@ -1,17 +1,43 @@
-import type { JobRecord } from "../jobs/job-repo.ts";
-import type { JobChanges, JobSpecInput } from "../jobs/job-spec.ts";
-
 import type { RunEndedEvent } from "../notify/run-events.ts";
 
 /** A job stored in `tm_jobs` (what `tidemark job ls` lists). */
-export type StoredJob = JobRecord;
+export interface StoredJob {
+  name: string;
+  type: string;
+  params: unknown;
+  schedule: string | null;
+  timezone: string;
+  enabled: boolean;
+  /** Seconds of random offset (drawn once per process) added to each occurrence; absent = 0. */
+  jitter?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /**
  * A job to store: name and type; params (default `{}`), schedule (default none), time zone
  * (default UTC), enabled (default true), jitter (default 0) as in a jobs file.
  */
-export type StoredJobSpec = JobSpecInput;
+export interface StoredJobSpec {
+  name: string;
+  type: string;
+  params?: unknown;
+  schedule?: string | null;
+  timezone?: string;
+  enabled?: boolean;
+  jitter?: number;
+}
+
 /** Changes to a stored job; undefined = keep, `schedule: null` removes the schedule. */
-export type StoredJobChanges = JobChanges;
+export interface StoredJobChanges {
+  type?: string;
+  params?: unknown;
+  schedule?: string | null;
+  timezone?: string;
+  enabled?: boolean;
+  /** Seconds of schedule jitter; 0 removes it. */
+  jitter?: number;
+}
 
 /**
  * The stored jobs (`tm_jobs`), validated like `tidemark job add`/`update`: a pipeline that

@@ -1,5 +1,5 @@
 import type { Logger } from "../../infra/logging/logger.ts";
-import { isoTimestamp } from "../context/clock.ts";
+import { isoTimestamp } from "../clock/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
 import { isGoneHere, parseOwner } from "../leases/process-owner.ts";
 import { RunRepo } from "../runs/run-repo.ts";

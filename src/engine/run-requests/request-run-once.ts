@@ -1,4 +1,4 @@
-import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
+import { isoTimestamp, truncateToSeconds } from "../clock/clock.ts";
 import { ExitCode, TidemarkError, UsageError } from "../errors.ts";
 import type { Queue } from "../queue/queue.ts";
 import { newRunId } from "../runs/run-id.ts";

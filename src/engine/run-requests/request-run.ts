@@ -1,9 +1,9 @@
-import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
+import { isoTimestamp, truncateToSeconds } from "../clock/clock.ts";
 import type { JobRecord } from "../jobs/job-repo.ts";
 import { JobService } from "../jobs/job-service.ts";
 import { validateParams } from "../jobs/job-validation.ts";
 import type { Queue, SendOptions } from "../queue/queue.ts";
-import { sendTo } from "../queue/queue-handler-definition.ts";
+import { sendTo } from "../registry/queue-handler-definition.ts";
 import { newRunId } from "../runs/run-id.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { QueuedRun } from "./queued-run.ts";

@@ -1,7 +1,7 @@
 import { AlreadyRunningError, DuplicateDeliveryError, TidemarkError } from "../errors.ts";
-import { defineEngineQueueHandler } from "../queue/engine-queue-handler.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
 import { runAfterRunHook } from "./crash-hook.ts";
+import { defineEngineQueueHandler } from "./engine-queue-handler.ts";
 import {
   RUN_QUEUE,
   RUN_SEND_DEFAULTS,

@@ -1,6 +1,6 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import { redactStrings, redactText } from "../../infra/logging/redact.ts";
-import { isoTimestamp } from "../context/clock.ts";
+import { isoTimestamp } from "../clock/clock.ts";
 import type { RunStatus } from "../engine-tables.ts";
 import { describeError, ExitCode, LeaseLostError, TidemarkError } from "../errors.ts";
 import { validateParams } from "../jobs/job-validation.ts";

@@ -1,9 +1,9 @@
 import { LeaseLostError } from "../../infra/errors.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import { createProgress, silentProgress } from "../../infra/logging/progress.ts";
-import { utcDayStart } from "../context/clock.ts";
-import type { JobContext } from "../context/job-context.ts";
+import { utcDayStart } from "../clock/clock.ts";
 import type { Lease } from "../leases/lease-store.ts";
+import type { JobContext } from "../registry/job-context.ts";
 import type { JobType } from "../registry/pipeline-definition.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { buildPipelineServices, type ExecuteRun } from "./build-pipeline-services.ts";

@@ -1,4 +1,4 @@
-import { isoTimestamp } from "../context/clock.ts";
+import { isoTimestamp } from "../clock/clock.ts";
 import { AlreadyRunningError, describeError } from "../errors.ts";
 import { JobRepo } from "../jobs/job-repo.ts";
 import { isDue } from "../jobs/schedule.ts";

@@ -1,6 +1,6 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { ProgressReporter } from "../../infra/logging/progress.ts";
-import { type Clock, isoTimestamp } from "../context/clock.ts";
+import { type Clock, isoTimestamp } from "../clock/clock.ts";
 import type { RunProgress, RunRepo } from "./run-repo.ts";
 
 /** At most one progress write per run per this many ms (plus one at each reporter's stop). */

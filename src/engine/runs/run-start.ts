@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "../../infra/logging/logger.ts";
-import { isoTimestamp, truncateToSeconds } from "../context/clock.ts";
+import { isoTimestamp, truncateToSeconds } from "../clock/clock.ts";
 import { AlreadyRunningError, DuplicateDeliveryError, UsageError } from "../errors.ts";
 import { DEFAULT_LEASE_TTL_MS } from "../leases/lease-heartbeat.ts";
 import type { Lease } from "../leases/lease-store.ts";

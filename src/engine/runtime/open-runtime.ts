@@ -3,7 +3,7 @@ import type { Config } from "../../infra/config/load-config.ts";
 import { type MigrationScope, migrateToLatest } from "../../infra/db/migrator.ts";
 import { openDatabase } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
-import { type Clock, systemClock } from "../context/clock.ts";
+import { type Clock, systemClock } from "../clock/clock.ts";
 import { LeaseStore } from "../leases/lease-store.ts";
 import { NOTIFY_DRAIN_MS, startFailureWebhook } from "../notify/failure-webhook.ts";
 import { RunEvents } from "../notify/run-events.ts";

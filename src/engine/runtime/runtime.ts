@@ -2,7 +2,7 @@ import type { BlobStore } from "../../infra/blobs/blob-store.ts";
 import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
-import type { Clock } from "../context/clock.ts";
+import type { Clock } from "../clock/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
 import type { RunEvents } from "../notify/run-events.ts";
 import type { Registry } from "../registry/registry.ts";

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
-import { isoTimestamp } from "../context/clock.ts";
+import { isoTimestamp } from "../clock/clock.ts";
 
 /** `tm_schedule_fires`: the latest occurrence fired per job. */
 export interface ScheduleFiresTable {

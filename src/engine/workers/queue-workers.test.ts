@@ -5,15 +5,15 @@ import { waitFor } from "../../testing/queue/wait-for.ts";
 import { testPipeline } from "../../testing/test-pipeline.ts";
 import { openTestRuntime } from "../../testing/test-runtime.ts";
 import { UsageError } from "../errors.ts";
+import { openQueue } from "../queue/open-queue.ts";
+import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
+import { definePipeline } from "../registry/pipeline-definition.ts";
+import { sendBatchTo, sendTo } from "../registry/queue-handler-definition.ts";
+import { Registry } from "../registry/registry.ts";
 import {
   defineEngineQueueHandler as defineQueueHandler,
   type EngineQueueHandlerContext as QueueHandlerContext,
-} from "../queue/engine-queue-handler.ts";
-import { openQueue } from "../queue/open-queue.ts";
-import { pgBossOf } from "../queue/pg-boss/pg-boss-of.ts";
-import { sendBatchTo, sendTo } from "../queue/queue-handler-definition.ts";
-import { definePipeline } from "../registry/pipeline-definition.ts";
-import { Registry } from "../registry/registry.ts";
+} from "../run-requests/engine-queue-handler.ts";
 import { RUN_QUEUE } from "../run-requests/run-request.ts";
 import { collectQueueHandlers, startQueueWorkers } from "./queue-workers.ts";
 

@@ -1,11 +1,11 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import { UsageError } from "../errors.ts";
-import type { EngineQueueHandlerContext } from "../queue/engine-queue-handler.ts";
 import type { MessageFinish, Queue, WorkOptions } from "../queue/queue.ts";
 import { PermanentQueueError } from "../queue/queue-errors.ts";
-import type { QueueHandlerDefinition } from "../queue/queue-handler-definition.ts";
 import type { PipelineServices } from "../registry/pipeline-services.ts";
+import type { QueueHandlerDefinition } from "../registry/queue-handler-definition.ts";
 import type { Registry } from "../registry/registry.ts";
+import type { EngineQueueHandlerContext } from "../run-requests/engine-queue-handler.ts";
 import { runRequestHandler } from "../run-requests/run-request-handler.ts";
 import { pipelineServices } from "../runs/pipeline-services.ts";
 import type { Runtime } from "../runtime/runtime.ts";

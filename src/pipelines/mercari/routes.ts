@@ -1,6 +1,6 @@
 import type { RouteInput, RouteOutput, RouteServices, RouteSpec } from "tidemark";
 import { z } from "zod";
-import { productCreateInput, productUpdateInput, productView } from "./routes/product-schemas.ts";
+import { productCreateInput, productUpdateInput, productView } from "./repos/product-schemas.ts";
 import {
   cheapestQuery,
   cheapestResponse,

@@ -1,10 +1,10 @@
-import { isoTimestamp } from "../../engine/context/clock.ts";
+import { isoTimestamp } from "../../engine/clock/clock.ts";
 import { describeError } from "../../engine/errors.ts";
-import { useProcessMetrics } from "../../engine/metrics/http-metrics-hook.ts";
+import { useProcessMetrics } from "../../engine/http/http-metrics-hook.ts";
 import { TidemarkMetrics } from "../../engine/metrics/tidemark-metrics.ts";
 import { openQueue } from "../../engine/queue/open-queue.ts";
 import type { Queue } from "../../engine/queue/queue.ts";
-import type { QueueHandlerDefinition } from "../../engine/queue/queue-handler-definition.ts";
+import type { QueueHandlerDefinition } from "../../engine/registry/queue-handler-definition.ts";
 import { pipelineServices } from "../../engine/runs/pipeline-services.ts";
 import { RunRepo } from "../../engine/runs/run-repo.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";

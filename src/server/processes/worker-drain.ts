@@ -1,4 +1,4 @@
-import type { QueueHandlerDefinition } from "../../engine/queue/queue-handler-definition.ts";
+import type { QueueHandlerDefinition } from "../../engine/registry/queue-handler-definition.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import {
   checkQueueNames,

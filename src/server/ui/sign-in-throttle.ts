@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Clock } from "../../engine/context/clock.ts";
+import type { Clock } from "../../engine/clock/clock.ts";
 import { type Database, typed } from "../../infra/db/open-database.ts";
 import type { UiTables } from "./ui-tables.ts";
 

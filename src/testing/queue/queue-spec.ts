@@ -1,4 +1,4 @@
-import { systemClock } from "../../engine/context/clock.ts";
+import { systemClock } from "../../engine/clock/clock.ts";
 import { engineMigrations } from "../../engine/migrations/index.ts";
 import { DriverQueue } from "../../engine/queue/driver-queue.ts";
 import { EmbeddedDriver } from "../../engine/queue/embedded/embedded-driver.ts";

@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../engine/context/clock.ts";
+import type { Clock } from "../../engine/clock/clock.ts";
 import { openQueue } from "../../engine/queue/open-queue.ts";
 import type { Runtime } from "../../engine/runtime/runtime.ts";
 import { createScheduler } from "../../engine/scheduler/create-scheduler.ts";

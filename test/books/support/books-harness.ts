@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../../src/engine/context/clock.ts";
+import type { Clock } from "../../../src/engine/clock/clock.ts";
 import { type FakeServer, startFakeServer } from "../../../src/engine/fakes/fake-server.ts";
 import { JobService } from "../../../src/engine/jobs/job-service.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";

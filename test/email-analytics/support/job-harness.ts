@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../../src/engine/context/clock.ts";
+import type { Clock } from "../../../src/engine/clock/clock.ts";
 import { Registry } from "../../../src/engine/registry/registry.ts";
 import { executeRun, type RunReport } from "../../../src/engine/runs/job-runner.ts";
 import { pipelineServices } from "../../../src/engine/runs/pipeline-services.ts";

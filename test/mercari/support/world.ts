@@ -3,7 +3,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { onTestFinished } from "vitest";
-import type { Clock } from "../../../src/engine/context/clock.ts";
+import type { Clock } from "../../../src/engine/clock/clock.ts";
 import type { RunEndedEvent } from "../../../src/engine/notify/run-events.ts";
 import { openQueue } from "../../../src/engine/queue/open-queue.ts";
 import type { Queue } from "../../../src/engine/queue/queue.ts";

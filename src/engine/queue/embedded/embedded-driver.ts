@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { DialectName } from "../../../infra/db/dialect.ts";
 import { type Database, typed } from "../../../infra/db/open-database.ts";
 import { writeTransaction } from "../../../infra/db/write-transaction.ts";
-import { type Clock, isoTimestamp } from "../../context/clock.ts";
+import { type Clock, isoTimestamp } from "../../clock/clock.ts";
 import type { ListedState, QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { Delivery, OutgoingMessage, QueueDriver } from "../queue-driver.ts";
 import { retryDelayAfter } from "../queue-options.ts";

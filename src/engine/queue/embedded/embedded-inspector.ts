@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { type Clock, isoTimestamp } from "../../context/clock.ts";
+import { type Clock, isoTimestamp } from "../../clock/clock.ts";
 import type { ListedState, QueueMessageInfo, QueueStats } from "../queue.ts";
 import type { EmbeddedQueueOptions } from "./embedded-driver.ts";
 import {

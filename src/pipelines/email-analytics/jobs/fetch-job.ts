@@ -3,6 +3,7 @@ import type { JobContext, JobResult } from "tidemark";
 import { dialectOf, typed } from "tidemark/kit";
 import { createMailgunEventsClient } from "../client/mailgun-events-client.ts";
 import type { EmailAnalyticsFetchParams } from "../params.ts";
+import { totalCounted } from "../repos/event-result.ts";
 import { JOB_ROWS, lastJobRunTimestamp } from "../repos/ghost-jobs-repo.ts";
 import { type EmailAnalyticsSettings, mailgunCredentials } from "../settings.ts";
 import { aggregatePending } from "../stages/aggregation/aggregate-pending.ts";
@@ -15,7 +16,6 @@ import {
   type PhaseReport,
 } from "../stages/fetch/fetch-state.ts";
 import { EventApplier } from "../stages/processing/apply-events.ts";
-import { totalCounted } from "../stages/processing/event-result.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** Phase reports kept in a run's summary (the latest ones). */

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
-import type { EventProcessingResult } from "../stages/processing/event-result.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
+import type { EventProcessingResult } from "./event-result.ts";
 import { chunks } from "./sql-batch.ts";
 
 type Tx = Transaction<EmailAnalyticsTables>;

@@ -6,7 +6,7 @@ import {
   type ProductView,
   productCreateInput,
   productUpdateInput,
-} from "../routes/product-schemas.ts";
+} from "../repos/product-schemas.ts";
 import type { MercariTables } from "../tables.ts";
 import { parseClearable, parseCount, parseId } from "./cli-values.ts";
 

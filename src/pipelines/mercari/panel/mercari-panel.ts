@@ -1,8 +1,8 @@
 import type { PanelBlock, PanelModule, PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
 import { ProductRepo } from "../repos/product-repo.ts";
+import type { ProductView } from "../repos/product-schemas.ts";
 import { ResultQueries } from "../repos/result-queries.ts";
-import type { ProductView } from "../routes/product-schemas.ts";
 import { priceTrend, trendWindow } from "../stages/results/price-trend.ts";
 import type { MercariTables } from "../tables.ts";
 

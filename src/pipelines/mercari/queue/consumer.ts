@@ -1,10 +1,10 @@
 import { PermanentQueueError, type QueueHandlerContext } from "tidemark";
 import { isoTimestamp } from "tidemark/kit";
-import { crawlContext, mercariServices } from "../client/crawl-context.ts";
 import type { MercariClient } from "../client/types.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import { readDetail } from "../stages/detail/sync-detail.ts";
+import { crawlContext, mercariServices } from "../stages/list/crawl-context.ts";
 import { runListPhase } from "../stages/list/list-phase.ts";
 import { DETAIL_RETRY_LIMIT, LIST_RETRY_LIMIT } from "../stages/list/send-messages.ts";
 

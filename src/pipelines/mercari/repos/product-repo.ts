@@ -1,11 +1,7 @@
 import type { Kysely } from "kysely";
 import { NotFoundError, UsageError } from "tidemark";
-import type {
-  ProductCreateInput,
-  ProductUpdateInput,
-  ProductView,
-} from "../routes/product-schemas.ts";
 import type { MercariTables } from "../tables.ts";
+import type { ProductCreateInput, ProductUpdateInput, ProductView } from "./product-schemas.ts";
 
 /** The columns a product view is read from (products joined with its setting). */
 function selectViews(db: Kysely<MercariTables>) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { checkRange } from "../repos/product-schemas.ts";
 import { trendBoundMs } from "../stages/results/trend-bounds.ts";
-import { checkRange } from "./product-schemas.ts";
 
 /** The sold date's caveat, repeated wherever the API shows it. */
 export const SOLD_OUT_AT_NOTE =

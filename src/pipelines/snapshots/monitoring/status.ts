@@ -5,14 +5,11 @@
  */
 
 import { existsSync } from "node:fs";
-import type { Clock, Database } from "tidemark";
-import type { BlobStore } from "tidemark/kit";
 import { HistoryRepo } from "../repos/history-repo.ts";
-import type { SnapshotSettings } from "../settings.ts";
 import { loadSupplierConfig } from "../stages/intake/config/load-supplier-config.ts";
 import { isInFlightName } from "../stages/intake/inbox/select-input.ts";
 import { inboxDir } from "../stages/intake/layout/tree.ts";
-import { knownSuppliers } from "../stages/intake/suppliers/known-supplier.ts";
+import { knownSuppliers, type StatusSources } from "../stages/intake/suppliers/known-supplier.ts";
 import { openStorage } from "../stages/publish/storage/open-storage.ts";
 
 /** An alert condition of the monitoring figures. */
@@ -57,14 +54,6 @@ export function lastRunText(s: SupplierStatus): string | null {
   if (!s.last_run) return null;
   const { status, reason_code } = s.last_run;
   return reason_code ? `${status} ${reason_code}` : status;
-}
-
-/** What snapshotsStatus needs: the pipeline's services or a JobContext fit. */
-export interface StatusSources {
-  settings: SnapshotSettings;
-  db: Database;
-  blobs: BlobStore;
-  clock: Clock;
 }
 
 /**

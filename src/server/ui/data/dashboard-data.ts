@@ -1,4 +1,4 @@
-import { isoTimestamp } from "../../../engine/context/clock.ts";
+import { isoTimestamp } from "../../../engine/clock/clock.ts";
 import type { EngineTables, RunStatus } from "../../../engine/engine-tables.ts";
 import { type JobOverview, listJobOverviews } from "../../../engine/runs/job-overview.ts";
 import { runAsOfNow } from "../../../engine/runs/run-liveness.ts";

@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import type { NormalizedEvent } from "../../client/types.ts";
+import { addCounts, type EventProcessingResult, zeroCounts } from "../../repos/event-result.ts";
 import {
   advanceFinishedAt,
   recordLastFetch,
@@ -8,7 +9,6 @@ import {
 import { markPending } from "../../repos/pending-stats.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 import { aggregatePending, isLeaseLost } from "../aggregation/aggregate-pending.ts";
-import { addCounts, type EventProcessingResult, zeroCounts } from "../processing/event-result.ts";
 import {
   type FetchData,
   type FetchRun,

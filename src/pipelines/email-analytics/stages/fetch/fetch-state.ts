@@ -2,11 +2,11 @@ import type { Kysely } from "kysely";
 import type { JobContext } from "tidemark";
 import type { DialectName } from "tidemark/kit";
 import type { MailgunEventsClient } from "../../client/types.ts";
+import { type EventCounts, zeroCounts } from "../../repos/event-result.ts";
 import type { JobRowName } from "../../repos/ghost-jobs-repo.ts";
 import type { EmailAnalyticsSettings } from "../../settings.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 import type { EventApplier } from "../processing/apply-events.ts";
-import { type EventCounts, zeroCounts } from "../processing/event-result.ts";
 
 /** Ghost's TRUST_THRESHOLD_MS: Mailgun's storage is trusted for events older than this. */
 export const TRUST_THRESHOLD_MS = 30 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { sql, type Transaction } from "kysely";
 import type { DialectName } from "tidemark/kit";
 import type { NormalizedEvent } from "../../client/types.ts";
+import { EventProcessingResult } from "../../repos/event-result.ts";
 import { chunks, objectId, updateColumnById } from "../../repos/sql-batch.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
-import { EventProcessingResult } from "./event-result.ts";
 import { FailureUpserts } from "./failures.ts";
 import { lastSeenAfterOpen, loadLastSeen } from "./last-seen.ts";
 import {

@@ -1,9 +1,9 @@
 import { isoTimestamp } from "tidemark/kit";
 import { countBlocked } from "../../client/blocked.ts";
-import type { CrawlContext } from "../../client/crawl-context.ts";
 import { isMercariBlocked } from "../../client/types.ts";
 import { CrawlResultRepo } from "../../repos/crawl-result-repo.ts";
 import { SELLING_STATUS } from "../../tables.ts";
+import type { CrawlContext } from "../list/crawl-context.ts";
 
 /** What a detail check did to its row. */
 export type DetailOutcome = "row_gone" | "deleted" | "no_price" | "on_sale" | "sold";

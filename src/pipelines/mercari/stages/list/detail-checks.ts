@@ -1,6 +1,6 @@
-import type { CrawlContext } from "../../client/crawl-context.ts";
 import type { SearchItem } from "../../client/types.ts";
 import { CrawlResultRepo, type RowRef } from "../../repos/crawl-result-repo.ts";
+import type { CrawlContext } from "./crawl-context.ts";
 import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "./send-messages.ts";
 
 /** Sends one syncDetail per row, skipping rows in `alreadySent` (and noting those it sends). */

@@ -1,10 +1,10 @@
 import type { PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
-import { crawlContext } from "../../client/crawl-context.ts";
 import type { MercariClient } from "../../client/types.ts";
 import { ProductRepo } from "../../repos/product-repo.ts";
 import type { MercariSettings } from "../../settings.ts";
 import type { MercariTables } from "../../tables.ts";
+import { crawlContext } from "./crawl-context.ts";
 import { type ListSummary, runListPhase } from "./list-phase.ts";
 import type { CrawlOutbox } from "./send-messages.ts";
 

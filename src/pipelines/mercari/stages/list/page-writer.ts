@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from "kysely";
 import { CursorStore, type CursorTables, isoTimestamp } from "tidemark/kit";
-import type { CrawlContext } from "../../client/crawl-context.ts";
 import { CrawlResultRepo, type ResultInput, type RowRef } from "../../repos/crawl-result-repo.ts";
 import type { MercariTables } from "../../tables.ts";
+import type { CrawlContext } from "./crawl-context.ts";
 import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "./send-messages.ts";
 
 /** A write under the product's lease: nothing is written once the lease is lost. */

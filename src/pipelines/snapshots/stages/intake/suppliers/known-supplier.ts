@@ -1,11 +1,20 @@
 import { existsSync, readdirSync } from "node:fs";
-import { NotFoundError } from "tidemark";
-import type { StatusSources } from "../../../monitoring/status.ts";
+import { type Clock, type Database, NotFoundError } from "tidemark";
+import type { BlobStore } from "tidemark/kit";
 import { HistoryRepo } from "../../../repos/history-repo.ts";
+import type { SnapshotSettings } from "../../../settings.ts";
 import { openStorage } from "../../publish/storage/open-storage.ts";
 import type { SnapshotStorage } from "../../publish/storage/snapshot-storage.ts";
 import { supplierConfigFile } from "../config/load-supplier-config.ts";
 import { isSupplierName } from "../layout/supplier-name.ts";
+
+/** What the supplier lookups and snapshotsStatus need: the pipeline's services or a JobContext fit. */
+export interface StatusSources {
+  settings: SnapshotSettings;
+  db: Database;
+  blobs: BlobStore;
+  clock: Clock;
+}
 
 /** True when anything of the supplier exists: a config file, an inbox folder, a state or a run. */
 export async function isKnownSupplier(sources: StatusSources, supplier: string): Promise<boolean> {

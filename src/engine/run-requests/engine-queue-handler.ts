@@ -5,13 +5,13 @@
  * extends, so pipelines never see the runtime.
  */
 import type { z } from "zod";
-import type { Runtime } from "../runtime/runtime.ts";
-import type { SendOptions, WorkOptions } from "./queue.ts";
+import type { SendOptions, WorkOptions } from "../queue/queue.ts";
 import {
   defineQueueHandler as definePublicQueueHandler,
   type QueueHandlerContext,
   type QueueHandlerDefinition,
-} from "./queue-handler-definition.ts";
+} from "../registry/queue-handler-definition.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 
 /** A handler's context with the runtime (what the workers build for every message). */
 export interface EngineQueueHandlerContext extends QueueHandlerContext {

@@ -1,13 +1,13 @@
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
+import type { MessageFinish, Queue, QueueMessage } from "../queue/queue.ts";
+import { PermanentQueueError } from "../queue/queue-errors.ts";
 import type { PipelineServices } from "../registry/pipeline-services.ts";
-import type { MessageFinish, Queue, QueueMessage } from "./queue.ts";
-import { PermanentQueueError } from "./queue-errors.ts";
 import {
   type QueueHandlerContext,
   type QueueHandlerDefinition,
   sendBatchTo,
   sendTo,
-} from "./queue-handler-definition.ts";
+} from "../registry/queue-handler-definition.ts";
 
 /** How `drainQueue` works the queue. */
 export interface DrainOptions<P> {

@@ -4,9 +4,9 @@ import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { ProgressReporter } from "../../infra/logging/progress.ts";
+import type { Clock } from "../clock/clock.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
-import type { PipelineServices } from "../registry/pipeline-services.ts";
-import type { Clock } from "./clock.ts";
+import type { PipelineServices } from "./pipeline-services.ts";
 
 /** Everything a run receives: its facts, its pipeline's services (settings included), its fence. */
 export interface JobContext<S = unknown> extends PipelineServices<S> {

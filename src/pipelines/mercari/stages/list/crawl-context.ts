@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Clock, Database, Logger, PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
-import type { MercariSettings } from "../settings.ts";
-import type { CrawlOutbox } from "../stages/list/send-messages.ts";
-import type { MercariTables } from "../tables.ts";
-import { createMercariClient } from "./mercari-client.ts";
-import type { MercariClient } from "./types.ts";
+import { createMercariClient } from "../../client/mercari-client.ts";
+import type { MercariClient } from "../../client/types.ts";
+import type { MercariSettings } from "../../settings.ts";
+import type { MercariTables } from "../../tables.ts";
+import type { CrawlOutbox } from "./send-messages.ts";
 
 /**
  * What the crawl phases need: the database, Mercari, where crawl messages go, the pipeline's

@@ -1,4 +1,4 @@
-import type { HttpRequestEvent } from "../http/http-client-types.ts";
+import type { HttpRequestEvent } from "./http-client-types.ts";
 
 /** What the hook forwards to (TidemarkMetrics implements it). */
 export interface HttpMetricsSink {

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import { formatZodIssues } from "../../infra/config/format-zod-issues.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
-import type { JobContext } from "../context/job-context.ts";
 import { UsageError } from "../errors.ts";
-import type { PipelineServices } from "../registry/pipeline-services.ts";
-import type { Queue, QueueMessage, SendOptions, WorkOptions } from "./queue.ts";
+import type { Queue, QueueMessage, SendOptions, WorkOptions } from "../queue/queue.ts";
+import type { JobContext } from "./job-context.ts";
+import type { PipelineServices } from "./pipeline-services.ts";
 
 /** What a queue handler receives besides its payload: the engine's services and its message. */
 export interface QueueHandlerContext
