@@ -7,7 +7,7 @@ import {
   defineSettings,
   type RunJobReport,
 } from "tidemark";
-import { drainQueue, typed } from "tidemark/kit";
+import { drainQueue, HttpClient, startFakeServer, typed } from "tidemark/kit";
 import { describeEachDialect, openPipelineServices } from "tidemark/testing";
 import { expect, it } from "vitest";
 import { z } from "zod";
@@ -179,5 +179,31 @@ describeEachDialect("a pipeline's services", (h) => {
     };
     pipelineServices(runtime, "cap").reportRunEnded(event);
     expect(heard).toEqual(["cap.note queue:failed"]);
+  });
+
+  it("count a client's requests in the process's HTTP metrics when it reports them", async () => {
+    const runtime = await openTestRuntime(h, { registry: new Registry([pipeline]) });
+    const seen: string[] = [];
+    runtime.events?.onHttpRequest((e) => {
+      seen.push(`${e.status}:${e.outcome}`);
+    });
+    const server = await startFakeServer(() => Response.json({ ok: true }), {
+      faults: { statusSequence: [503] },
+    });
+    try {
+      const services = pipelineServices(runtime, "cap");
+      const client = new HttpClient({
+        logger: services.logger,
+        userAgent: "cap",
+        retry: { maxAttempts: 2, baseDelayMs: 1 },
+        onRequest: services.reportHttpRequest,
+      });
+      await client.request(`${server.url}/x`);
+      const silent = new HttpClient({ logger: services.logger, userAgent: "cap" });
+      await silent.request(`${server.url}/y`);
+    } finally {
+      await server.close();
+    }
+    expect(seen).toEqual(["503:retry", "200:ok"]);
   });
 });

@@ -1,5 +1,11 @@
 import type { Logger } from "tidemark";
-import { HttpClient, type Page, paginateByToken, parseJsonBody } from "tidemark/kit";
+import {
+  HttpClient,
+  type HttpRequestEvent,
+  type Page,
+  paginateByToken,
+  parseJsonBody,
+} from "tidemark/kit";
 import {
   type ChangesPage,
   changesPage,
@@ -14,6 +20,8 @@ export interface RegistryClientOptions {
   requestsPerSecond: number;
   concurrency: number;
   logger: Logger;
+  /** Told of each attempt: pass the run's `reportHttpRequest` (serve/worker's HTTP metrics). */
+  onRequest?: (event: HttpRequestEvent) => void;
 }
 
 /** The registry's typed client on tidemark/kit's HttpClient (retries, rate limit, paging). */
@@ -27,6 +35,7 @@ export class RegistryClient {
       userAgent: "tidemark-registry-feed",
       rateLimit: { requestsPerSecond: options.requestsPerSecond, concurrency: options.concurrency },
       retry: { maxAttempts: 4 },
+      onRequest: options.onRequest,
     });
   }
 

@@ -68,6 +68,7 @@ export async function runFollow(
     requestsPerSecond,
     concurrency,
     logger: ctx.logger,
+    onRequest: ctx.reportHttpRequest,
   });
   const cursors = new CursorStore(ctx.db, ctx.clock);
   const key = cursorKey(ctx.jobName);

@@ -26,7 +26,6 @@ import {
   redactedExcerpt,
   redactFreeText,
 } from "./http-errors.ts";
-import { httpMetricsHook } from "./http-metrics-hook.ts";
 import {
   nodeTransport,
   type Transport,
@@ -378,8 +377,6 @@ export class HttpClient {
   }
 
   #emit(event: HttpRequestEvent): void {
-    // Every client feeds the process's metrics (a no-op outside serve/worker).
-    httpMetricsHook(event);
     if (!this.#onRequest) return;
     try {
       this.#onRequest(event);

@@ -10,7 +10,6 @@ import type { EngineTables } from "../engine-tables.ts";
 import { startFakeServer } from "../fakes/fake-server.ts";
 import { HttpClient } from "../http/http-client.ts";
 import type { HttpRequestEvent } from "../http/http-client-types.ts";
-import { httpMetricsHook, useProcessMetrics } from "../http/http-metrics-hook.ts";
 import { RunEvents } from "../notify/run-events.ts";
 import type { Queue, QueueStats } from "../queue/queue.ts";
 import { TidemarkMetrics } from "./tidemark-metrics.ts";
@@ -71,15 +70,16 @@ describe("metrics", () => {
     expect(await b.text()).not.toContain('host="api.example:443"');
   });
 
-  it("records source-client attempts through the process-wide hook, retries separately", async () => {
+  it("records source-client attempts reported to the process's events, retries separately", async () => {
     const m = new TidemarkMetrics();
-    httpMetricsHook(attempt({})); // no metrics installed: ignored
-    const undo = useProcessMetrics(m);
-    httpMetricsHook(attempt({ status: 503, outcome: "retry" }));
-    httpMetricsHook(attempt({ status: undefined, attempt: 2, outcome: "retry" }));
-    httpMetricsHook(attempt({ attempt: 3 }));
+    const events = new RunEvents(silentLogger());
+    events.emitHttpRequest(attempt({})); // nothing listening yet: ignored
+    const undo = events.onHttpRequest((event) => m.recordHttp(event));
+    events.emitHttpRequest(attempt({ status: 503, outcome: "retry" }));
+    events.emitHttpRequest(attempt({ status: undefined, attempt: 2, outcome: "retry" }));
+    events.emitHttpRequest(attempt({ attempt: 3 }));
     undo();
-    httpMetricsHook(attempt({}));
+    events.emitHttpRequest(attempt({}));
     const text = await m.text();
     expect(text).toContain(
       'tidemark_http_client_requests_total{host="api.example:443",status="503",outcome="retry"} 1',
@@ -93,17 +93,19 @@ describe("metrics", () => {
     expect(text).toContain('tidemark_http_client_retries_total{host="api.example:443"} 2');
   });
 
-  it("every HttpClient feeds the process metrics without being told to", async () => {
+  it("a client whose onRequest is a pipeline's reportHttpRequest feeds the process metrics", async () => {
     const m = new TidemarkMetrics();
     const server = await startFakeServer(() => Response.json({ ok: true }), {
       faults: { statusSequence: [500] },
     });
-    const undo = useProcessMetrics(m);
+    const events = new RunEvents(silentLogger());
+    const undo = events.onHttpRequest((event) => m.recordHttp(event));
     try {
       const client = new HttpClient({
         logger: silentLogger(),
         userAgent: "t",
         retry: { maxAttempts: 2, baseDelayMs: 1 },
+        onRequest: (event) => events.emitHttpRequest(event),
       });
       await client.getJson(`${server.url}/x`, { schema: z.object({ ok: z.boolean() }) });
     } finally {

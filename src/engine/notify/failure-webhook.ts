@@ -25,6 +25,7 @@ export function startFailureWebhook(
     env: config.env,
     publicUrl: config.server.publicUrl,
     logger: logger.child({ component: "notify" }),
+    onRequest: (event) => events.emitHttpRequest(event),
   });
   notifier.attach(events);
   return notifier;

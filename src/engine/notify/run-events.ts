@@ -1,5 +1,6 @@
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { RunStatus } from "../engine-tables.ts";
+import type { HttpRequestEvent } from "../http/http-client-types.ts";
 
 /** A run that reached a final status: finished by its runner, or marked abandoned. */
 export interface RunEndedEvent {
@@ -23,6 +24,7 @@ export type RunEndedListener = (event: RunEndedEvent) => void | Promise<void>;
  */
 export class RunEvents {
   readonly #listeners = new Set<RunEndedListener>();
+  readonly #requests = new Set<(event: HttpRequestEvent) => void>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -40,6 +42,27 @@ export class RunEvents {
         if (result instanceof Promise) result.catch((err: unknown) => this.#report(err, event));
       } catch (err) {
         this.#report(err, event);
+      }
+    }
+  }
+
+  /**
+   * Adds a listener of the outside requests the process's pipelines make (each attempt, as
+   * their HttpClient reports it through `PipelineServices.reportHttpRequest`): the serve and
+   * worker processes' metrics. Returns the function that removes it.
+   */
+  onHttpRequest(listener: (event: HttpRequestEvent) => void): () => void {
+    this.#requests.add(listener);
+    return () => this.#requests.delete(listener);
+  }
+
+  /** Tells every request listener; never throws (metrics must not break a fetch). */
+  emitHttpRequest(event: HttpRequestEvent): void {
+    for (const listener of this.#requests) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.logger.warn({ err, host: event.host }, "http request listener failed");
       }
     }
   }

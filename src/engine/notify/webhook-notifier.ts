@@ -3,6 +3,7 @@ import type { Logger } from "../../infra/logging/logger.ts";
 import { silentLogger } from "../../infra/logging/logger.ts";
 import { describeError } from "../errors.ts";
 import { HttpClient } from "../http/http-client.ts";
+import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import { HttpError } from "../http/http-errors.ts";
 import type { RetryPolicyOptions } from "../http/retry-policy.ts";
 import type { RunEndedEvent, RunEvents } from "./run-events.ts";
@@ -25,6 +26,8 @@ export interface WebhookNotifierOptions {
   /** Backoff tuning (tests shorten it). */
   retry?: Omit<RetryPolicyOptions, "maxAttempts">;
   fetch?: typeof fetch;
+  /** Told of each delivery attempt (the process's HTTP metrics). */
+  onRequest?: (event: HttpRequestEvent) => void;
 }
 
 /** What one delivery came to. */
@@ -62,6 +65,7 @@ export class WebhookNotifier {
       logger: silentLogger(),
       userAgent: "tidemark-notify/0.1",
       fetch: options.fetch,
+      onRequest: options.onRequest,
     });
   }
 

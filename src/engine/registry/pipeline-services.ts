@@ -4,6 +4,7 @@ import type { Config } from "../../infra/config/load-config.ts";
 import type { Database } from "../../infra/db/open-database.ts";
 import type { Logger } from "../../infra/logging/logger.ts";
 import type { Clock } from "../clock/clock.ts";
+import type { HttpRequestEvent } from "../http/http-client-types.ts";
 import type { LeaseStore } from "../leases/lease-store.ts";
 import type { Queue, SendOptions } from "../queue/queue.ts";
 import type { EndedRun, RunJobReport, RunJobRequest, StoredJobs } from "./stored-jobs.ts";
@@ -75,6 +76,12 @@ export interface PipelineServices<S = unknown> {
    * a queue message dead-lettered after its last attempt. Never throws.
    */
   reportRunEnded(event: EndedRun): void;
+  /**
+   * Counts one attempt of an outside request in the process's metrics (`serve` and `worker`
+   * export them; elsewhere it does nothing): pass it as your HttpClient's `onRequest`, or call
+   * it from yours. Never throws.
+   */
+  reportHttpRequest(event: HttpRequestEvent): void;
 }
 
 /**

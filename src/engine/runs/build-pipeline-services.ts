@@ -62,6 +62,7 @@ export function buildPipelineServices<S = unknown>(
     openQueue: open,
     runJob: (request) => runJobNow(runtime, pipeline, request, execute),
     reportRunEnded: (event) => runtime.events?.emitRunEnded(event),
+    reportHttpRequest: (event) => runtime.events?.emitHttpRequest(event),
   };
 }
 

@@ -70,6 +70,7 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
     runJob: async (request) => ownServices().runJob(request),
     openQueue: async () => ownServices().openQueue(),
     reportRunEnded: (event) => runtime.events?.emitRunEnded(event),
+    reportHttpRequest: (event) => runtime.events?.emitHttpRequest(event),
     environ: runtime.environ,
     commit: async (effect) => {
       try {

@@ -1,6 +1,5 @@
 import { isoTimestamp } from "../../engine/clock/clock.ts";
 import { describeError } from "../../engine/errors.ts";
-import { useProcessMetrics } from "../../engine/http/http-metrics-hook.ts";
 import { TidemarkMetrics } from "../../engine/metrics/tidemark-metrics.ts";
 import { openQueue } from "../../engine/queue/open-queue.ts";
 import type { Queue } from "../../engine/queue/queue.ts";
@@ -25,7 +24,7 @@ export interface ProcessServices {
 
 /**
  * Opens the configured queue and the process's metrics (runs, run history, queue depth,
- * source-client requests through httpMetricsHook), and sweeps abandoned runs every
+ * source-client requests the pipelines report through their services), and sweeps abandoned runs every
  * scheduler reload period so their failure notifications go out even when nothing else runs.
  */
 export async function openProcessServices(
@@ -41,7 +40,8 @@ export async function openProcessServices(
   for (const pipeline of runtime.registry.pipelines) {
     await pipeline.metrics?.(metrics.registry, pipelineServices(runtime, pipeline.name, { queue }));
   }
-  const unhook = useProcessMetrics(metrics);
+  // The pipelines' outside requests (their clients report each attempt through their services).
+  const unhook = runtime.events?.onHttpRequest((event) => metrics.recordHttp(event)) ?? (() => {});
   const sweepMs = runtime.config.scheduler.reloadMs;
   const sweep = setInterval(() => {
     new RunRepo(runtime.db, runtime.events)

@@ -1,5 +1,5 @@
 import type { Logger } from "tidemark";
-import { HttpClient, type Page, paginateByToken } from "tidemark/kit";
+import { HttpClient, type HttpRequestEvent, type Page, paginateByToken } from "tidemark/kit";
 import { type RecordsPage, recordsPage } from "./schemas.ts";
 
 /** How the client reaches the API. */
@@ -7,6 +7,8 @@ export interface StarterKitClientOptions {
   baseUrl: string;
   requestsPerSecond: number;
   logger: Logger;
+  /** Told of each attempt: pass the run's `reportHttpRequest` (serve/worker's HTTP metrics). */
+  onRequest?: (event: HttpRequestEvent) => void;
 }
 
 /**
@@ -24,6 +26,7 @@ export class StarterKitClient {
       userAgent: "tidemark-starter-kit",
       rateLimit: { requestsPerSecond: options.requestsPerSecond },
       retry: { maxAttempts: 4 },
+      onRequest: options.onRequest,
     });
   }
 

@@ -36,7 +36,13 @@ export async function runSync(
       "pipelines.starter-kit.base_url is not set (or TIDEMARK_STARTER_KIT_URL; `tidemark fake starter-kit` prints one)",
     );
   }
-  const client = new StarterKitClient({ baseUrl, requestsPerSecond, logger: ctx.logger });
+  const client = new StarterKitClient({
+    baseUrl,
+    requestsPerSecond,
+    logger: ctx.logger,
+    // Each attempt counts in the HTTP metrics of `tidemark serve` and `tidemark worker`.
+    onRequest: ctx.reportHttpRequest,
+  });
   const cursors = new CursorStore(ctx.db, ctx.clock);
   const key = cursorKey(ctx.jobName);
   const since = iso((await cursors.get<string>(key))?.value ?? params.since ?? EPOCH);

@@ -1,5 +1,5 @@
 import type { Logger } from "tidemark";
-import { HttpClient } from "tidemark/kit";
+import { HttpClient, type HttpRequestEvent } from "tidemark/kit";
 import type { BooksRunParams } from "../params.ts";
 import type { BooksSettings } from "../settings.ts";
 import { isGoogleQuotaError } from "./google-quota-error.ts";
@@ -37,6 +37,8 @@ export function googleBooksFetcher(options: {
   google: BooksRunParams["google_books"];
   apiKey: string | undefined;
   logger: Logger;
+  /** Told of each attempt (the process's HTTP metrics: the run's `reportHttpRequest`). */
+  onRequest?: (event: HttpRequestEvent) => void;
 }): FetchPage {
   const { settings, google, apiKey } = options;
   let attempts = 0;
@@ -51,6 +53,7 @@ export function googleBooksFetcher(options: {
     isQuotaError: isGoogleQuotaError,
     onRequest: (event) => {
       attempts = event.attempt;
+      options.onRequest?.(event);
     },
   });
   return async (request, signal) => {

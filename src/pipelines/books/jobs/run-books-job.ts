@@ -82,6 +82,7 @@ async function collectAndUpsert(
         google: params.google_books,
         apiKey,
         logger: ctx.logger,
+        onRequest: ctx.reportHttpRequest,
       }),
       quota,
       log,

@@ -59,6 +59,7 @@ export async function runFetchJob(
       retryMaxAttempts: ctx.settings.retryMaxAttempts,
       requestTimeoutMs: ctx.settings.requestTimeoutMs,
       now: () => ctx.clock.now(),
+      onRequest: ctx.reportHttpRequest,
     }),
     applier: new EventApplier(dialect),
     data: {

@@ -47,6 +47,8 @@ export interface RakutenClientOptions {
   concurrency?: number;
   fetch?: typeof fetch;
   now?: () => Date;
+  /** Told of each attempt besides the client's own counters (the process's HTTP metrics). */
+  onRequest?: (event: HttpRequestEvent) => void;
 }
 
 /** Counters of one client: attempts sent, answered 429, answered 5xx. */
@@ -115,7 +117,10 @@ export class RakutenClient {
       // One small call per target, 100,000 of them in a first load: fetch's per-request CPU and
       // garbage (most of a run's old-generation growth) are what the node transport saves.
       transport: "node",
-      onRequest: (e) => this.#count(e),
+      onRequest: (e) => {
+        this.#count(e);
+        options.onRequest?.(e);
+      },
     });
   }
 

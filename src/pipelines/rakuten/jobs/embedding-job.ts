@@ -46,6 +46,7 @@ export async function runEmbedding(
     { ...ctx.settings.embeddings, maxAttempts: ctx.settings.retryMaxAttempts },
     ctx.environ,
     ctx.logger,
+    ctx.reportHttpRequest,
   );
   const store = new EmbeddingStore(typed<RakutenTables>(ctx.db));
   const tally: EmbedTally = {

@@ -24,5 +24,6 @@ export function rakutenClientFor(
     logger: ctx.logger,
     limiter: settings.rateLimitScope === "shared" ? new SharedRateLimiter(ctx.db) : undefined,
     concurrency,
+    onRequest: ctx.reportHttpRequest,
   });
 }

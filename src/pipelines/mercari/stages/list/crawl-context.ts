@@ -42,6 +42,7 @@ function sharedClient(services: PipelineServices<MercariSettings>): MercariClien
     logger: services.logger,
     db: services.db,
     clock: services.clock,
+    onRequest: services.reportHttpRequest,
   });
   clients.set(services.db, { key, client });
   return client;

@@ -3,6 +3,7 @@ import {
   BadPayloadError,
   ClientHttpError,
   HttpClient,
+  type HttpRequestEvent,
   type HttpResponse,
   NotFoundHttpError,
   parseJsonBody,
@@ -36,7 +37,12 @@ export class OpenAiCompatibleProvider implements EmbeddingProvider {
   readonly #keyEnv: string;
   readonly #keySet: boolean;
 
-  constructor(config: EmbeddingsConfig, environ: NodeJS.ProcessEnv, logger: Logger) {
+  constructor(
+    config: EmbeddingsConfig,
+    environ: NodeJS.ProcessEnv,
+    logger: Logger,
+    onRequest?: (event: HttpRequestEvent) => void,
+  ) {
     if (config.baseUrl === undefined) {
       throw new ConfigError(
         "pipelines.rakuten.embeddings.base_url (or TIDEMARK_EMBEDDINGS_URL) is required for provider openai-compatible",
@@ -57,6 +63,7 @@ export class OpenAiCompatibleProvider implements EmbeddingProvider {
       timeoutMs: config.timeoutMs ?? 60_000,
       retry: { maxAttempts: config.maxAttempts ?? 4 },
       headers: key ? { authorization: `Bearer ${key}` } : {},
+      onRequest,
     });
   }
 
