@@ -129,4 +129,5 @@ export { readYamlFile } from "../infra/config/load-config.ts";
 // Database
 export { columnTypes, type DialectName, dialectOf, ensureSchema } from "../infra/db/dialect.ts";
 export { typed } from "../infra/db/open-database.ts";
+export { chunks } from "../infra/db/statement-batches.ts";
 export { LeaseLostError } from "../infra/errors.ts";

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import { type Database, typed } from "../../infra/db/open-database.ts";
+import { chunks } from "../../infra/db/statement-batches.ts";
 import { type Clock, isoTimestamp } from "../clock/clock.ts";
 import { checkLedgerTableName, type LedgerRow, type LedgerTable } from "./ledger-table.ts";
 
@@ -48,12 +49,6 @@ type LedgerDb = { ledger: LedgerTable };
 // Statement sizes well inside SQLite's parameter and expression-depth limits.
 const READ_CHUNK = 500;
 const WRITE_CHUNK = 100;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 function isDatabase(db: Database | Kysely<object>): db is Database {
   return "kysely" in db && "dialect" in db;

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { chunks } from "tidemark/kit";
 import type { NormalizedBook } from "../client/normalize-volume.ts";
 import type { BooksTables, VolumeRow } from "../tables.ts";
 
@@ -21,12 +22,6 @@ export interface UpsertCounts {
 
 // Rows per statement: well under SQLite's bound-parameter limit for 22 columns.
 const CHUNK = 200;
-
-function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 function toRow(book: NormalizedBook, now: string): VolumeRow {
   return {
@@ -91,7 +86,7 @@ export class BookRepo {
       }
       writes.push(toRow(book, job.now));
     }
-    for (const part of chunks(writes)) {
+    for (const part of chunks(writes, CHUNK)) {
       await this.db
         .insertInto("books.volume")
         .values(part)
@@ -135,7 +130,7 @@ export class BookRepo {
         collect_rank: rank,
       }));
     counts.newForJob = links.length;
-    for (const part of chunks(links)) {
+    for (const part of chunks(links, CHUNK)) {
       await this.db
         .insertInto("books.job_volume")
         .values(part)

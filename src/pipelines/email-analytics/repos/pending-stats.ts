@@ -1,7 +1,8 @@
 import type { Transaction } from "kysely";
+import { chunks } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
 import type { EventProcessingResult } from "./event-result.ts";
-import { chunks } from "./sql-batch.ts";
+import { ROWS_PER_STATEMENT } from "./sql-batch.ts";
 
 type Tx = Transaction<EmailAnalyticsTables>;
 
@@ -22,7 +23,7 @@ export async function markPending(
   includeOpened: boolean,
 ): Promise<void> {
   const opened = includeOpened ? 1 : 0;
-  for (const part of chunks([...result.emailIds])) {
+  for (const part of chunks([...result.emailIds], ROWS_PER_STATEMENT)) {
     await tx
       .insertInto("email_analytics_pending")
       .values(part.map((id) => ({ kind: "email", entity_id: id, opened })))
@@ -33,7 +34,7 @@ export async function markPending(
       })
       .execute();
   }
-  for (const part of chunks([...result.memberIds])) {
+  for (const part of chunks([...result.memberIds], ROWS_PER_STATEMENT)) {
     await tx
       .insertInto("email_analytics_pending")
       .values(part.map((id) => ({ kind: "member", entity_id: id, opened: 0 })))
@@ -56,7 +57,7 @@ export async function readPending(tx: Tx): Promise<PendingStats> {
 /** Removes what an aggregation recounted; called in the same commit as the recount. */
 export async function clearPending(tx: Tx, pending: PendingStats): Promise<void> {
   const drop = async (kind: string, ids: readonly string[]) => {
-    for (const part of chunks(ids)) {
+    for (const part of chunks(ids, ROWS_PER_STATEMENT)) {
       await tx
         .deleteFrom("email_analytics_pending")
         .where("kind", "=", kind)

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql, type Transaction } from "kysely";
 import type { DialectName } from "tidemark/kit";
+import { chunks } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** Rows per multi-row statement: well under both dialects' bound-parameter limits. */
@@ -7,13 +8,6 @@ export const ROWS_PER_STATEMENT = 500;
 
 /** Kinds of value a batched update writes. */
 export type ValueKind = "timestamp" | "integer";
-
-/** Splits `items` into chunks of at most `size`. */
-export function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * A VALUES column read in an UPDATE … FROM, typed as its target column needs: Postgres types
@@ -66,7 +60,7 @@ export async function updateColumnById(
   values: ReadonlyMap<string, unknown>,
   onlyIfNull: boolean,
 ): Promise<void> {
-  for (const part of chunks([...values])) {
+  for (const part of chunks([...values], ROWS_PER_STATEMENT)) {
     const guard = onlyIfNull ? sql` and ${sql.ref(`${table}.${column}`)} is null` : sql``;
     await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${valuesColumn(dialect, kind, "column2")} from ${valuesTable(part)} where ${sql.ref(`${table}.id`)} = ${sql.ref("v.column1")}${guard}`.execute(
       tx,

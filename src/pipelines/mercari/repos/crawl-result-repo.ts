@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from "kysely";
+import { chunks } from "tidemark/kit";
 import { type CrawlResultRow, type MercariTables, SELLING_STATUS } from "../tables.ts";
 
 /** A crawl result as read back. */
@@ -29,13 +30,6 @@ export interface ResultInput {
 // Rows per statement: 13 bound values each, well under SQLite's parameter limit.
 const CHUNK = 500;
 
-/** Splits a list into chunks of `size`. */
-export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
 /** `mercari_crawl_results`: the search phase's bulk writes and the detail phase's row writes. */
 export class CrawlResultRepo {
   constructor(private readonly db: Kysely<MercariTables>) {}
@@ -49,7 +43,7 @@ export class CrawlResultRepo {
     if (rows.length === 0) return { inserted: 0 };
     const productId = rows[0]?.product_id ?? 0;
     const before = await this.countFor(productId);
-    for (const part of chunks(rows)) {
+    for (const part of chunks(rows, CHUNK)) {
       await this.db
         .insertInto("mercari_crawl_results")
         .values(part.map((r) => ({ ...r, sold_out_at: null, created_at: now, updated_at: now })))
@@ -103,7 +97,7 @@ export class CrawlResultRepo {
   /** Deletes rows by id; returns how many went. */
   async deleteIds(ids: readonly number[]): Promise<number> {
     let deleted = 0;
-    for (const part of chunks(ids)) {
+    for (const part of chunks(ids, CHUNK)) {
       const res = await this.db
         .deleteFrom("mercari_crawl_results")
         .where("id", "in", part)
@@ -150,7 +144,7 @@ export class CrawlResultRepo {
   /** The sold rows without a sold date among these Mercari ids of a product. */
   async soldWithoutDateAmong(productId: number, externalIds: readonly string[]): Promise<RowRef[]> {
     const out: RowRef[] = [];
-    for (const part of chunks(externalIds)) {
+    for (const part of chunks(externalIds, CHUNK)) {
       const rows = await this.db
         .selectFrom("mercari_crawl_results")
         .select(["id", "external_id"])

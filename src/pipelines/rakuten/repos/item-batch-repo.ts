@@ -1,7 +1,8 @@
 import { type Kysely, type SqlBool, sql, type Transaction } from "kysely";
+import { chunks } from "tidemark/kit";
 import type { NormalizedItem } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
-import { chunks, IDS, insertChangedSnapshots, ROWS, upsertShops } from "./item-shared-writes.ts";
+import { IDS, insertChangedSnapshots, ROWS, upsertShops } from "./item-shared-writes.ts";
 import {
   IMAGE_SEP,
   ITEM_UPDATED,

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { chunks } from "tidemark/kit";
 import type { NormalizedItem } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
 import { sameValues, shopCodeOf } from "./item-values.ts";
@@ -9,12 +10,6 @@ type SnapshotTable = "apl.market_snapshot" | "apl.review_snapshot";
 // Rows per statement: well inside SQLite's and Postgres's bound-parameter limits.
 export const ROWS = 100;
 export const IDS = 500;
-
-export function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * Upserts the documents' shops (one document per shop code); a shop whose name, URL and flag

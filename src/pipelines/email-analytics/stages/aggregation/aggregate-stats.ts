@@ -1,6 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { DialectName } from "tidemark/kit";
-import { chunks, valuesColumn, valuesTable } from "../../repos/sql-batch.ts";
+import { chunks } from "tidemark/kit";
+import { valuesColumn, valuesTable } from "../../repos/sql-batch.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 
 /** Members per aggregation statement (Ghost's batched mode). */

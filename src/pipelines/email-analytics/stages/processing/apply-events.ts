@@ -1,8 +1,9 @@
 import { sql, type Transaction } from "kysely";
 import type { DialectName } from "tidemark/kit";
+import { chunks } from "tidemark/kit";
 import type { NormalizedEvent } from "../../client/types.ts";
 import { EventProcessingResult } from "../../repos/event-result.ts";
-import { chunks, objectId, updateColumnById } from "../../repos/sql-batch.ts";
+import { objectId, ROWS_PER_STATEMENT, updateColumnById } from "../../repos/sql-batch.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 import { FailureUpserts } from "./failures.ts";
 import { lastSeenAfterOpen, loadLastSeen } from "./last-seen.ts";
@@ -247,7 +248,7 @@ export class EventApplier {
     await updateColumnById(tx, d, "members", "last_seen_at", "timestamp", p.lastSeen, false);
     await failures.write(tx);
     for (const [newsletterId, members] of p.unsubscribe) {
-      for (const part of chunks([...members])) {
+      for (const part of chunks([...members], ROWS_PER_STATEMENT)) {
         await tx
           .deleteFrom("members_newsletters")
           .where("newsletter_id", "=", newsletterId)
@@ -269,7 +270,7 @@ export class EventApplier {
         .onConflict((oc) => oc.column("email").doNothing())
         .execute();
     }
-    for (const part of chunks([...p.disable])) {
+    for (const part of chunks([...p.disable], ROWS_PER_STATEMENT)) {
       await tx
         .updateTable("members")
         .set({ email_disabled: sql<number>`1` })

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
+import { chunks } from "tidemark/kit";
 import type { NormalizedEvent } from "../../client/types.ts";
-import { chunks, objectId } from "../../repos/sql-batch.ts";
+import { objectId, ROWS_PER_STATEMENT } from "../../repos/sql-batch.ts";
 import type { EmailAnalyticsTables, EmailRecipientFailureRow } from "../../tables.ts";
 import type { RecipientView } from "./recipients.ts";
 
@@ -21,7 +22,7 @@ export class FailureUpserts {
 
   /** Reads the existing failure rows of these recipients. */
   async load(tx: Transaction<EmailAnalyticsTables>, recipientIds: Iterable<string>): Promise<void> {
-    for (const part of chunks([...new Set(recipientIds)])) {
+    for (const part of chunks([...new Set(recipientIds)], ROWS_PER_STATEMENT)) {
       const rows = await tx
         .selectFrom("email_recipient_failures")
         .selectAll()

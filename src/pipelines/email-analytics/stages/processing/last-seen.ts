@@ -1,5 +1,7 @@
 import type { Transaction } from "kysely";
-import { chunks } from "../../repos/sql-batch.ts";
+import { chunks } from "tidemark/kit";
+import { ROWS_PER_STATEMENT } from "../../repos/sql-batch.ts";
+
 import type { EmailAnalyticsTables } from "../../tables.ts";
 
 const DAY_MS = 86_400_000;
@@ -27,7 +29,7 @@ export async function loadLastSeen(
 ): Promise<Map<string, number | null>> {
   const out = known;
   const missing = [...new Set(memberIds)].filter((id) => !out.has(id));
-  for (const part of chunks(missing)) {
+  for (const part of chunks(missing, ROWS_PER_STATEMENT)) {
     const rows = await tx
       .selectFrom("members")
       .select(["id", "last_seen_at"])

@@ -1,6 +1,8 @@
 import type { Transaction } from "kysely";
+import { chunks } from "tidemark/kit";
 import type { NormalizedEvent } from "../../client/types.ts";
-import { chunks } from "../../repos/sql-batch.ts";
+import { ROWS_PER_STATEMENT } from "../../repos/sql-batch.ts";
+
 import type { EmailAnalyticsTables } from "../../tables.ts";
 
 /** `email_recipients` timestamps the applier sets once: a bit each in a recipient's `state`. */
@@ -129,7 +131,7 @@ export class RecipientResolver {
         unknown.add(e.providerId);
       }
     }
-    for (const part of chunks([...unknown])) {
+    for (const part of chunks([...unknown], ROWS_PER_STATEMENT)) {
       const rows = await tx
         .selectFrom("email_batches")
         .select(["provider_id", "email_id"])
@@ -169,7 +171,7 @@ export class RecipientResolver {
         if (block && slot !== undefined) views.set(address, block.view(address, slot));
         else if (!complete) missing.push(address);
       }
-      for (const part of chunks(missing)) {
+      for (const part of chunks(missing, ROWS_PER_STATEMENT)) {
         const rows = await selectRecipients(tx, emailId)
           .where("member_email", "in", part)
           .execute();
@@ -236,7 +238,7 @@ export class RecipientResolver {
     emailIds: Iterable<string>,
   ): Promise<Map<string, string | null>> {
     const missing = [...new Set(emailIds)].filter((id) => !this.#newsletterByEmail.has(id));
-    for (const part of chunks(missing)) {
+    for (const part of chunks(missing, ROWS_PER_STATEMENT)) {
       const rows = await tx
         .selectFrom("emails")
         .select(["id", "newsletter_id"])
