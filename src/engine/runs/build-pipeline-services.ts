@@ -68,12 +68,12 @@ export function buildPipelineServices<S = unknown>(
 
 /** `tm_jobs` through JobService, so a pipeline's jobs are validated like the CLI's. */
 function storedJobs(runtime: Runtime): StoredJobs {
-  const service = () => new JobService(runtime.db, runtime.registry, runtime.clock);
+  const service = new JobService(runtime.db, runtime.registry, runtime.clock);
   return {
-    list: () => service().repo.list(),
-    get: async (name) => (await service().repo.get(name)) ?? undefined,
-    validate: (spec) => service().validateSpec(parseJobSpec(spec)),
-    add: async (spec) => service().add(parseJobSpec(spec)),
-    update: (name, changes) => service().update(name, changes),
+    list: () => service.repo.list(),
+    get: (name) => service.repo.get(name),
+    validate: (spec) => service.validateSpec(parseJobSpec(spec)),
+    add: async (spec) => service.add(parseJobSpec(spec)),
+    update: (name, changes) => service.update(name, changes),
   };
 }

@@ -34,18 +34,14 @@ export interface RunFacts {
 /** The context a job type's run() receives: the engine's services, its settings, its fence. */
 export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
   const pipeline = runtime.registry.pipelineOf(run.jobType.name);
-  const services = pipeline
-    ? buildPipelineServices(runtime, pipeline.name, run.execute, {
-        logger: run.logger,
-        runId: run.runId,
-      })
-    : undefined;
-  const ownServices = () => {
-    if (!services) throw new Error(`job type ${run.jobType.name} belongs to no pipeline`);
-    return services;
-  };
+  // Every registered job type comes from a pipeline's definition.
+  if (!pipeline) throw new Error(`job type ${run.jobType.name} belongs to no pipeline`);
+  const services = buildPipelineServices(runtime, pipeline.name, run.execute, {
+    logger: run.logger,
+    runId: run.runId,
+  });
   return {
-    pipeline: pipeline?.name ?? "",
+    ...services,
     env: runtime.config.env,
     jobName: run.jobName,
     jobType: run.jobType.name,
@@ -54,24 +50,7 @@ export function newJobContext(runtime: Runtime, run: RunFacts): JobContext {
     dayStart: utcDayStart(run.jobStartAt),
     dryRun: run.dryRun,
     limit: run.limit,
-    logger: run.logger,
-    db: runtime.db,
-    blobs: runtime.blobs,
-    clock: runtime.clock,
     signal: run.signal,
-    leases: runtime.leases,
-    config: runtime.config,
-    settings: services?.settings,
-    send: async (handler, payload, options) => ownServices().send(handler, payload, options),
-    sendBatch: async (handler, items) => ownServices().sendBatch(handler, items),
-    get jobs() {
-      return ownServices().jobs;
-    },
-    runJob: async (request) => ownServices().runJob(request),
-    openQueue: async () => ownServices().openQueue(),
-    reportRunEnded: (event) => runtime.events?.emitRunEnded(event),
-    reportHttpRequest: (event) => runtime.events?.emitHttpRequest(event),
-    environ: runtime.environ,
     commit: async (effect) => {
       try {
         return await runtime.leases.fencedCommit(run.lease, run.leaseTtlMs, effect);
