@@ -2,6 +2,8 @@
 // errors that are logged while the run goes on.
 import type { KyselyPlugin } from "kysely";
 import { describe, expect, it } from "vitest";
+import { createFetchRepos } from "../../src/pipelines/email-analytics/repos/fetch-repos.ts";
+import { MembersRepo } from "../../src/pipelines/email-analytics/repos/members-repo.ts";
 import {
   aggregateEmailStats,
   aggregateMemberStats,
@@ -70,14 +72,14 @@ describeEachDialect("email-analytics aggregation", (h) => {
       .execute();
     await open(5, m2!.email);
     await db.transaction().execute(async (tx) => {
-      await aggregateMemberStats(tx, h.dialect, [
+      await aggregateMemberStats(tx, new MembersRepo(h.dialect), [
         m0!.id,
         m1!.id,
         m2!.id,
         "000000000000000000000000",
       ]);
-      await aggregateEmailStats(tx, [s.emails[0]!.id], true);
-      await aggregateEmailStats(tx, [s.emails[4]!.id], false);
+      await aggregateEmailStats(tx, createFetchRepos(h.dialect), [s.emails[0]!.id], true);
+      await aggregateEmailStats(tx, createFetchRepos(h.dialect), [s.emails[4]!.id], false);
     });
     const members = await db
       .selectFrom("members")
@@ -118,7 +120,7 @@ describeEachDialect("email-analytics aggregation", (h) => {
       .execute(async (tx) => {
         const counted = await aggregateMemberStats(
           tx.withPlugin(counter) as typeof tx,
-          h.dialect,
+          new MembersRepo(h.dialect),
           s.members.map((m) => m.id),
         );
         expect(counted).toBe(250);

@@ -4,6 +4,7 @@ import { dialectOf, typed } from "tidemark/kit";
 import { createMailgunEventsClient } from "../client/mailgun-events-client.ts";
 import type { EmailAnalyticsFetchParams } from "../params.ts";
 import { totalCounted } from "../repos/event-result.ts";
+import { createFetchRepos } from "../repos/fetch-repos.ts";
 import { JOB_ROWS, lastJobRunTimestamp } from "../repos/ghost-jobs-repo.ts";
 import { type EmailAnalyticsSettings, mailgunCredentials } from "../settings.ts";
 import { aggregatePending } from "../stages/aggregation/aggregate-pending.ts";
@@ -32,8 +33,8 @@ export async function runFetchJob(
   params: EmailAnalyticsFetchParams,
 ): Promise<JobResult> {
   const db = typed<EmailAnalyticsTables>(ctx.db);
-  const anyEmail = await db.selectFrom("emails").select("id").limit(1).executeTakeFirst();
-  if (!anyEmail) {
+  const repos = createFetchRepos(dialectOf(db as unknown as Kysely<object>));
+  if (!(await repos.emails.anyEmail(db))) {
     return {
       status: "skipped",
       summary: { events: 0 },
@@ -48,11 +49,9 @@ export async function runFetchJob(
       message: "dry run: Mailgun was not called",
     };
   }
-  const dialect = dialectOf(db as unknown as Kysely<object>);
   const run: FetchRun = {
     ctx,
     db,
-    dialect,
     client: createMailgunEventsClient({
       credentials,
       logger: ctx.logger,
@@ -61,7 +60,8 @@ export async function runFetchJob(
       now: () => ctx.clock.now(),
       onRequest: ctx.reportHttpRequest,
     }),
-    applier: new EventApplier(dialect),
+    repos,
+    applier: new EventApplier(repos),
     data: {
       opened: newFetchData(JOB_ROWS.opened),
       others: newFetchData(JOB_ROWS.others),

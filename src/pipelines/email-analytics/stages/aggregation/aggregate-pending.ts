@@ -28,9 +28,9 @@ async function recountPending(run: FetchRun, tx: Tx): Promise<Recount> {
   const withoutOpened = [...pending.emails].filter(([, o]) => !o).map(([id]) => id);
   const counted = pending.members.filter((id) => !run.countedMembers.has(id));
   const emails =
-    (await aggregateEmailStats(tx, withOpened, true)) +
-    (await aggregateEmailStats(tx, withoutOpened, false));
-  await aggregateMemberStats(tx, run.dialect, counted);
+    (await aggregateEmailStats(tx, run.repos, withOpened, true)) +
+    (await aggregateEmailStats(tx, run.repos, withoutOpened, false));
+  await aggregateMemberStats(tx, run.repos.members, counted);
   await clearPending(tx, pending);
   return { emails, counted, unchanged: pending.members.length - counted.length };
 }

@@ -1,7 +1,8 @@
-import { sql, type Transaction } from "kysely";
-import type { DialectName } from "tidemark/kit";
+import type { Transaction } from "kysely";
 import { chunks } from "tidemark/kit";
-import { valuesColumn, valuesTable } from "../../repos/sql-batch.ts";
+import type { EmailCounters, EmailsRepo } from "../../repos/emails-repo.ts";
+import type { MemberFigures, MembersRepo } from "../../repos/members-repo.ts";
+import type { RecipientsRepo } from "../../repos/recipients-repo.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 
 /** Members per aggregation statement (Ghost's batched mode). */
@@ -18,26 +19,20 @@ type Tx = Transaction<EmailAnalyticsTables>;
  */
 export async function aggregateEmailStats(
   tx: Tx,
+  repos: { emails: EmailsRepo; recipients: RecipientsRepo },
   emailIds: Iterable<string>,
   includeOpened: boolean,
 ): Promise<number> {
   let count = 0;
   for (const emailId of emailIds) {
-    const countSet = async (column: "delivered_at" | "opened_at" | "failed_at") => {
-      const row = await tx
-        .selectFrom("email_recipients")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where("email_id", "=", emailId)
-        .where(column, "is not", null)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    };
-    const update: { delivered_count: number; failed_count: number; opened_count?: number } = {
+    const countSet = (column: "delivered_at" | "opened_at" | "failed_at") =>
+      repos.recipients.countWith(tx, emailId, column);
+    const update: EmailCounters = {
       delivered_count: await countSet("delivered_at"),
       failed_count: await countSet("failed_at"),
     };
     if (includeOpened) update.opened_count = await countSet("opened_at");
-    await tx.updateTable("emails").set(update).where("id", "=", emailId).execute();
+    await repos.emails.setCounters(tx, emailId, update);
     count += 1;
   }
   return count;
@@ -64,28 +59,13 @@ export function openRate(s: MemberStats): number | undefined {
  */
 export async function aggregateMemberStats(
   tx: Tx,
-  dialect: DialectName,
+  members: MembersRepo,
   memberIds: Iterable<string>,
 ): Promise<number> {
   let count = 0;
   for (const part of chunks([...new Set(memberIds)], MEMBERS_PER_STATEMENT)) {
-    const rows = await tx
-      .selectFrom("members as m")
-      .leftJoin("email_recipients as r", "r.member_id", "m.id")
-      .leftJoin("emails as e", "e.id", "r.email_id")
-      .select((eb) => [
-        "m.id",
-        "m.email_count as stored_count",
-        "m.email_opened_count as stored_opened",
-        "m.email_open_rate as stored_rate",
-        eb.fn.count<number | string>("r.id").as("email_count"),
-        eb.fn.count<number | string>("r.opened_at").as("opened"),
-        sql<number | string>`sum(case when e.track_opens = 1 then 1 else 0 end)`.as("tracked"),
-      ])
-      .where("m.id", "in", part)
-      .groupBy(["m.id", "m.email_count", "m.email_opened_count", "m.email_open_rate"])
-      .execute();
-    const changed: Array<[string, number, number, number | null]> = [];
+    const rows = await members.figures(tx, part);
+    const changed: MemberFigures[] = [];
     for (const r of rows) {
       const stats: MemberStats = {
         emailCount: Number(r.email_count),
@@ -101,11 +81,7 @@ export async function aggregateMemberStats(
         changed.push([r.id, stats.emailCount, stats.openedCount, rate]);
       }
     }
-    if (changed.length > 0) {
-      await sql`update members set email_count = ${valuesColumn(dialect, "integer", "column2")}, email_opened_count = ${valuesColumn(dialect, "integer", "column3")}, email_open_rate = ${valuesColumn(dialect, "integer", "column4")} from ${valuesTable(changed)} where members.id = v.column1`.execute(
-        tx,
-      );
-    }
+    await members.setFigures(tx, changed);
     count += part.length;
   }
   return count;

@@ -1,14 +1,13 @@
-import type { Transaction } from "kysely";
 import type { NormalizedEvent } from "../../client/types.ts";
-import { addCounts, type EventProcessingResult, zeroCounts } from "../../repos/event-result.ts";
+import { addCounts, zeroCounts } from "../../repos/event-result.ts";
 import {
   advanceFinishedAt,
   recordLastFetch,
   setJobTimestamp,
 } from "../../repos/ghost-jobs-repo.ts";
-import { markPending } from "../../repos/pending-stats.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 import { aggregatePending, isLeaseLost } from "../aggregation/aggregate-pending.ts";
+import { applyBatch, type BatchRules } from "../processing/apply-batch.ts";
 import {
   type FetchData,
   type FetchRun,
@@ -35,22 +34,14 @@ export class FetchCanceled extends Error {
 }
 
 /** One fetch's window and rules. */
-export interface FetchWindow {
+export interface FetchWindow extends BatchRules {
   begin: Date;
   end: Date;
   maxEvents: number;
   /** Mailgun event types (`event=a OR b`). */
   events: readonly string[];
-  /** Opened counts are refreshed only by fetches that ask for opened events. */
-  includeOpened: boolean;
   /** Checked after every applied batch (the scheduled backfill's cancel). */
   canceled?: () => Promise<boolean>;
-  /**
-   * False once the range this fetch reads is no longer the one the row stands for (a backfill
-   * cancelled, maybe scheduled again): its position must not land on the row. Checked inside
-   * each commit that moves the row's `finished_at`.
-   */
-  ownsRow?: (tx: Transaction<EmailAnalyticsTables>) => Promise<boolean>;
 }
 
 /**
@@ -97,7 +88,7 @@ export async function fetchEvents(
     if (buffer.length === 0) return;
     const events = buffer;
     buffer = [];
-    const result = await applyPage(run, data, events, window);
+    const result = await applyBatch(run, data, events, window);
     addCounts(report.counts, result.counts);
     for (const id of result.memberIds) waitingMembers.add(id);
     eventCount += events.length;
@@ -153,46 +144,6 @@ export async function fetchEvents(
   data.running = false;
   if (error !== undefined) throw error;
   return eventCount;
-}
-
-/**
- * Applies a batch of pages, records its emails and members as pending aggregation and moves the
- * row's `finished_at` to its last event, in one fenced commit.
- */
-async function applyPage(
-  run: FetchRun,
-  data: FetchData,
-  events: readonly NormalizedEvent[],
-  window: FetchWindow,
-): Promise<EventProcessingResult> {
-  const last = events.reduce(
-    (max, e) => (e.timestamp.getTime() > max.getTime() ? e.timestamp : max),
-    (events[0] as NormalizedEvent).timestamp,
-  );
-  let result: EventProcessingResult;
-  try {
-    result = await run.ctx.commit<EmailAnalyticsTables, EventProcessingResult>(async (tx) => {
-      const applied = await run.applier.apply(tx, events);
-      await markPending(tx, applied, window.includeOpened);
-      if (!window.ownsRow || (await window.ownsRow(tx))) {
-        await advanceFinishedAt(tx, data.jobName, last, run.ctx.clock.now());
-      }
-      return applied;
-    });
-  } catch (err) {
-    // Rolled back: what the applier remembers may be ahead of the database.
-    run.applier.reset();
-    throw err;
-  }
-  if (!data.lastEventTimestamp || last.getTime() > data.lastEventTimestamp.getTime()) {
-    data.lastEventTimestamp = last;
-  }
-  addCounts(run.totals, result.counts);
-  run.missingErrorDetails += result.failuresWithoutDetails;
-  if (result.emailIds.size > 0 || result.memberIds.size > 0) run.pendingStored = true;
-  // A new open is the only event that changes a member's figures: count them again.
-  for (const id of result.openedMembers) run.countedMembers.delete(id);
-  return result;
 }
 
 /**

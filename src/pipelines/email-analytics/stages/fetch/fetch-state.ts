@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { JobContext } from "tidemark";
-import type { DialectName } from "tidemark/kit";
 import type { MailgunEventsClient } from "../../client/types.ts";
 import { type EventCounts, zeroCounts } from "../../repos/event-result.ts";
+import type { FetchRepos } from "../../repos/fetch-repos.ts";
 import type { JobRowName } from "../../repos/ghost-jobs-repo.ts";
 import type { EmailAnalyticsSettings } from "../../settings.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
@@ -58,8 +58,9 @@ export interface PhaseReport {
 export interface FetchRun {
   readonly ctx: JobContext<EmailAnalyticsSettings>;
   readonly db: Kysely<EmailAnalyticsTables>;
-  readonly dialect: DialectName;
   readonly client: MailgunEventsClient;
+  /** The run's repositories, built once by the job. */
+  readonly repos: FetchRepos;
   readonly applier: EventApplier;
   readonly data: Record<"opened" | "others" | "missing" | "scheduled", FetchData>;
   readonly totals: EventCounts;

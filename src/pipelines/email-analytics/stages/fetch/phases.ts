@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { ALL_EVENTS, NON_OPENED_EVENTS, OPENED_EVENTS } from "../../client/types.ts";
 import {
   clearSchedule,
@@ -24,11 +24,7 @@ async function maxRecipientTimestamp(
 ): Promise<Date | undefined> {
   let best: Date | undefined;
   for (const column of columns) {
-    const row = await run.db
-      .selectFrom("email_recipients")
-      .select(sql<string | null>`max(${sql.ref(column)})`.as("m"))
-      .executeTakeFirst();
-    const value = row?.m ? new Date(row.m) : undefined;
+    const value = await run.repos.recipients.latest(run.db, column);
     if (value && (!best || value > best)) best = value;
   }
   return best;

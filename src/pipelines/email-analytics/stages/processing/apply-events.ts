@@ -1,9 +1,8 @@
-import { sql, type Transaction } from "kysely";
-import type { DialectName } from "tidemark/kit";
-import { chunks } from "tidemark/kit";
+import type { Transaction } from "kysely";
 import type { NormalizedEvent } from "../../client/types.ts";
 import { EventProcessingResult } from "../../repos/event-result.ts";
-import { objectId, ROWS_PER_STATEMENT, updateColumnById } from "../../repos/sql-batch.ts";
+import type { FetchRepos } from "../../repos/fetch-repos.ts";
+import { objectId } from "../../repos/sql-batch.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 import { FailureUpserts } from "./failures.ts";
 import { lastSeenAfterOpen, loadLastSeen } from "./last-seen.ts";
@@ -42,11 +41,14 @@ interface PendingWrites {
  * of change and chunk of rows. Runs inside the caller's (fenced) transaction.
  */
 export class EventApplier {
-  readonly #resolver = new RecipientResolver();
+  readonly #resolver: RecipientResolver;
   /** Members' `last_seen_at` as read and then written by this run (bounded). */
   #lastSeen = new Map<string, number | null>();
 
-  constructor(private readonly dialect: DialectName) {}
+  /** `repos`: the run's repositories (the applier lives as long as the run). */
+  constructor(private readonly repos: FetchRepos) {
+    this.#resolver = new RecipientResolver(repos.recipients, repos.emails);
+  }
 
   /** Forgets what the applier remembers of recipients and members. */
   reset(): void {
@@ -79,13 +81,14 @@ export class EventApplier {
 
     const byType = (type: string) =>
       events.flatMap((e, i) => (e.type === type ? [recipientOf[i]] : [])).filter((r) => !!r);
-    const failures = new FailureUpserts();
+    const failures = new FailureUpserts(this.repos.failures);
     await failures.load(
       tx,
       byType("failed").map((r) => r.id),
     );
     if (this.#lastSeen.size > 250_000) this.#lastSeen = new Map();
     const lastSeen = await loadLastSeen(
+      this.repos.members,
       tx,
       byType("opened").map((r) => r.member_id),
       this.#lastSeen,
@@ -233,49 +236,16 @@ export class EventApplier {
     p: PendingWrites,
     failures: FailureUpserts,
   ): Promise<void> {
-    const d = this.dialect;
-    await updateColumnById(
-      tx,
-      d,
-      "email_recipients",
-      "delivered_at",
-      "timestamp",
-      p.delivered,
-      true,
-    );
-    await updateColumnById(tx, d, "email_recipients", "opened_at", "timestamp", p.opened, true);
-    await updateColumnById(tx, d, "email_recipients", "failed_at", "timestamp", p.failed, true);
-    await updateColumnById(tx, d, "members", "last_seen_at", "timestamp", p.lastSeen, false);
+    const { recipients, members, suppressions } = this.repos;
+    await recipients.setTimestamps(tx, "delivered_at", p.delivered);
+    await recipients.setTimestamps(tx, "opened_at", p.opened);
+    await recipients.setTimestamps(tx, "failed_at", p.failed);
+    await members.setLastSeen(tx, p.lastSeen);
     await failures.write(tx);
-    for (const [newsletterId, members] of p.unsubscribe) {
-      for (const part of chunks([...members], ROWS_PER_STATEMENT)) {
-        await tx
-          .deleteFrom("members_newsletters")
-          .where("newsletter_id", "=", newsletterId)
-          .where("member_id", "in", part)
-          .execute();
-      }
-    }
-    for (const part of chunks([...p.complaints.values()], 100)) {
-      await tx
-        .insertInto("email_spam_complaint_events")
-        .values(part)
-        .onConflict((oc) => oc.columns(["email_id", "member_id"]).doNothing())
-        .execute();
-    }
-    for (const part of chunks([...p.suppressions.values()], 100)) {
-      await tx
-        .insertInto("suppressions")
-        .values(part)
-        .onConflict((oc) => oc.column("email").doNothing())
-        .execute();
-    }
-    for (const part of chunks([...p.disable], ROWS_PER_STATEMENT)) {
-      await tx
-        .updateTable("members")
-        .set({ email_disabled: sql<number>`1` })
-        .where("id", "in", part)
-        .execute();
-    }
+    for (const [newsletterId, ids] of p.unsubscribe)
+      await members.unsubscribe(tx, newsletterId, ids);
+    await suppressions.addComplaints(tx, [...p.complaints.values()]);
+    await suppressions.suppress(tx, [...p.suppressions.values()]);
+    await members.disableEmail(tx, p.disable);
   }
 }

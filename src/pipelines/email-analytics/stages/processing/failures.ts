@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
-import { chunks } from "tidemark/kit";
 import type { NormalizedEvent } from "../../client/types.ts";
-import { objectId, ROWS_PER_STATEMENT } from "../../repos/sql-batch.ts";
+import type { FailuresRepo } from "../../repos/failures-repo.ts";
+import { objectId } from "../../repos/sql-batch.ts";
 import type { EmailAnalyticsTables, EmailRecipientFailureRow } from "../../tables.ts";
 import type { RecipientView } from "./recipients.ts";
 
@@ -20,18 +20,13 @@ export class FailureUpserts {
   /** Failure events without error details (Ghost logs and stores no row). */
   missingError = 0;
 
+  constructor(private readonly repo: FailuresRepo) {}
+
   /** Reads the existing failure rows of these recipients. */
   async load(tx: Transaction<EmailAnalyticsTables>, recipientIds: Iterable<string>): Promise<void> {
-    for (const part of chunks([...new Set(recipientIds)], ROWS_PER_STATEMENT)) {
-      const rows = await tx
-        .selectFrom("email_recipient_failures")
-        .selectAll()
-        .where("email_recipient_id", "in", part)
-        .orderBy("id")
-        .execute();
-      for (const r of rows)
-        if (!this.#rows.has(r.email_recipient_id)) this.#rows.set(r.email_recipient_id, r);
-    }
+    const rows = await this.repo.ofRecipients(tx, [...new Set(recipientIds)]);
+    for (const r of rows)
+      if (!this.#rows.has(r.email_recipient_id)) this.#rows.set(r.email_recipient_id, r);
   }
 
   /**
@@ -73,13 +68,9 @@ export class FailureUpserts {
   /** Writes the new and changed rows. */
   async write(tx: Transaction<EmailAnalyticsTables>): Promise<void> {
     const inserts = [...this.#inserted].map((id) => this.#rows.get(id) as EmailRecipientFailureRow);
-    for (const part of chunks(inserts, 200)) {
-      await tx.insertInto("email_recipient_failures").values(part).execute();
-    }
+    await this.repo.insert(tx, inserts);
     for (const recipientId of this.#changed) {
-      const row = this.#rows.get(recipientId) as EmailRecipientFailureRow;
-      const { id, email_id: _e, member_id: _m, email_recipient_id: _r, ...fields } = row;
-      await tx.updateTable("email_recipient_failures").set(fields).where("id", "=", id).execute();
+      await this.repo.update(tx, this.#rows.get(recipientId) as EmailRecipientFailureRow);
     }
   }
 }

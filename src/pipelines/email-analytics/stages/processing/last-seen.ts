@@ -1,7 +1,5 @@
 import type { Transaction } from "kysely";
-import { chunks } from "tidemark/kit";
-import { ROWS_PER_STATEMENT } from "../../repos/sql-batch.ts";
-
+import type { MembersRepo } from "../../repos/members-repo.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 
 const DAY_MS = 86_400_000;
@@ -23,22 +21,17 @@ export function lastSeenAfterOpen(current: number | null, openedAtMs: number): n
  * applier's run-long map, kept current by its own writes.
  */
 export async function loadLastSeen(
+  members: MembersRepo,
   tx: Transaction<EmailAnalyticsTables>,
   memberIds: readonly string[],
   known: Map<string, number | null>,
 ): Promise<Map<string, number | null>> {
   const out = known;
   const missing = [...new Set(memberIds)].filter((id) => !out.has(id));
-  for (const part of chunks(missing, ROWS_PER_STATEMENT)) {
-    const rows = await tx
-      .selectFrom("members")
-      .select(["id", "last_seen_at"])
-      .where("id", "in", part)
-      .execute();
-    for (const id of part) out.set(id, null);
-    for (const r of rows) {
-      out.set(r.id, r.last_seen_at === null ? null : new Date(r.last_seen_at).getTime());
-    }
+  const rows = await members.lastSeen(tx, missing);
+  for (const id of missing) out.set(id, null);
+  for (const r of rows) {
+    out.set(r.id, r.last_seen_at === null ? null : new Date(r.last_seen_at).getTime());
   }
   return out;
 }

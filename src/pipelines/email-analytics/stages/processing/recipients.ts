@@ -1,8 +1,7 @@
 import type { Transaction } from "kysely";
-import { chunks } from "tidemark/kit";
 import type { NormalizedEvent } from "../../client/types.ts";
-import { ROWS_PER_STATEMENT } from "../../repos/sql-batch.ts";
-
+import type { EmailsRepo } from "../../repos/emails-repo.ts";
+import type { RecipientRow, RecipientsRepo } from "../../repos/recipients-repo.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 
 /** `email_recipients` timestamps the applier sets once: a bit each in a recipient's `state`. */
@@ -44,25 +43,6 @@ const MAX_CACHED_RECIPIENTS = 150_000;
 const WHOLE_EMAIL_MIN_WANTED = 50;
 /** …and it has at most this many. */
 const WHOLE_EMAIL_MAX_RECIPIENTS = 50_000;
-
-/** A row as read: the columns the applier needs. */
-interface RecipientRow {
-  id: string;
-  member_id: string;
-  member_email: string;
-  delivered_at: unknown;
-  opened_at: unknown;
-  failed_at: unknown;
-}
-
-/** The recipient columns the applier needs, of one email, in id order. */
-function selectRecipients(tx: Transaction<EmailAnalyticsTables>, emailId: string) {
-  return tx
-    .selectFrom("email_recipients")
-    .select(["id", "member_id", "member_email", "delivered_at", "opened_at", "failed_at"])
-    .where("email_id", "=", emailId)
-    .orderBy("id");
-}
 
 /**
  * The cached recipients of one email, column-wise (a row object per recipient cost ~260 bytes
@@ -120,6 +100,11 @@ export class RecipientResolver {
   readonly #wholeEmail = new Set<string>();
   readonly #newsletterByEmail = new Map<string, string | null>();
 
+  constructor(
+    private readonly recipientsRepo: RecipientsRepo,
+    private readonly emailsRepo: EmailsRepo,
+  ) {}
+
   /** The email id of each event (undefined when it cannot be found). */
   async emailIds(
     tx: Transaction<EmailAnalyticsTables>,
@@ -131,15 +116,9 @@ export class RecipientResolver {
         unknown.add(e.providerId);
       }
     }
-    for (const part of chunks([...unknown], ROWS_PER_STATEMENT)) {
-      const rows = await tx
-        .selectFrom("email_batches")
-        .select(["provider_id", "email_id"])
-        .where("provider_id", "in", part)
-        .execute();
-      for (const id of part) this.#emailByProvider.set(id, null);
-      for (const r of rows) if (r.provider_id) this.#emailByProvider.set(r.provider_id, r.email_id);
-    }
+    const rows = await this.recipientsRepo.emailIdsByProvider(tx, [...unknown]);
+    for (const id of unknown) this.#emailByProvider.set(id, null);
+    for (const r of rows) if (r.provider_id) this.#emailByProvider.set(r.provider_id, r.email_id);
     return events.map(
       (e) =>
         e.emailId ||
@@ -171,12 +150,9 @@ export class RecipientResolver {
         if (block && slot !== undefined) views.set(address, block.view(address, slot));
         else if (!complete) missing.push(address);
       }
-      for (const part of chunks(missing, ROWS_PER_STATEMENT)) {
-        const rows = await selectRecipients(tx, emailId)
-          .where("member_email", "in", part)
-          .execute();
-        for (const r of rows) this.#remember(emailId, r, views);
-      }
+      if (missing.length === 0) continue;
+      const rows = await this.recipientsRepo.recipientsOf(tx, emailId, missing);
+      for (const r of rows) this.#remember(emailId, r, views);
     }
     return found;
   }
@@ -186,14 +162,10 @@ export class RecipientResolver {
    * lookups) when it is small enough to keep; its addresses not found are then not recipients.
    */
   async #loadWholeEmail(tx: Transaction<EmailAnalyticsTables>, emailId: string): Promise<void> {
-    const email = await tx
-      .selectFrom("emails")
-      .select("email_count")
-      .where("id", "=", emailId)
-      .executeTakeFirst();
-    if (!email || email.email_count > WHOLE_EMAIL_MAX_RECIPIENTS) return;
-    if (this.#cached + email.email_count > MAX_CACHED_RECIPIENTS) return;
-    const rows = await selectRecipients(tx, emailId).execute();
+    const count = await this.emailsRepo.recipientCount(tx, emailId);
+    if (count === undefined || count > WHOLE_EMAIL_MAX_RECIPIENTS) return;
+    if (this.#cached + count > MAX_CACHED_RECIPIENTS) return;
+    const rows = await this.recipientsRepo.recipientsOf(tx, emailId);
     for (const r of rows) this.#remember(emailId, r);
     this.#wholeEmail.add(emailId);
   }
@@ -238,15 +210,9 @@ export class RecipientResolver {
     emailIds: Iterable<string>,
   ): Promise<Map<string, string | null>> {
     const missing = [...new Set(emailIds)].filter((id) => !this.#newsletterByEmail.has(id));
-    for (const part of chunks(missing, ROWS_PER_STATEMENT)) {
-      const rows = await tx
-        .selectFrom("emails")
-        .select(["id", "newsletter_id"])
-        .where("id", "in", part)
-        .execute();
-      for (const id of part) this.#newsletterByEmail.set(id, null);
-      for (const r of rows) this.#newsletterByEmail.set(r.id, r.newsletter_id);
-    }
+    const rows = await this.emailsRepo.newsletters(tx, missing);
+    for (const id of missing) this.#newsletterByEmail.set(id, null);
+    for (const r of rows) this.#newsletterByEmail.set(r.id, r.newsletter_id);
     return this.#newsletterByEmail;
   }
 }

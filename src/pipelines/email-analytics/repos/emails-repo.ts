@@ -1,0 +1,54 @@
+import type { Kysely, Transaction } from "kysely";
+import { chunks } from "tidemark/kit";
+import type { EmailAnalyticsTables } from "../tables.ts";
+import { ROWS_PER_STATEMENT } from "./sql-batch.ts";
+
+type Db = Kysely<EmailAnalyticsTables> | Transaction<EmailAnalyticsTables>;
+
+/** The counters aggregation writes on an email. */
+export interface EmailCounters {
+  delivered_count: number;
+  failed_count: number;
+  opened_count?: number;
+}
+
+/** `emails`: whether any exists, their sizes and newsletters, and their counters. */
+export class EmailsRepo {
+  /** True once at least one email is stored. */
+  async anyEmail(db: Db): Promise<boolean> {
+    return (await db.selectFrom("emails").select("id").limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** The email's recipient count (`email_count`), undefined for an unknown id. */
+  async recipientCount(db: Db, emailId: string): Promise<number | undefined> {
+    const row = await db
+      .selectFrom("emails")
+      .select("email_count")
+      .where("id", "=", emailId)
+      .executeTakeFirst();
+    return row?.email_count;
+  }
+
+  /** The newsletter of each of these emails (absent emails left out). */
+  async newsletters(
+    db: Db,
+    emailIds: readonly string[],
+  ): Promise<Array<{ id: string; newsletter_id: string | null }>> {
+    const out: Array<{ id: string; newsletter_id: string | null }> = [];
+    for (const part of chunks([...emailIds], ROWS_PER_STATEMENT)) {
+      out.push(
+        ...(await db
+          .selectFrom("emails")
+          .select(["id", "newsletter_id"])
+          .where("id", "in", part)
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  /** Writes an email's counters. */
+  async setCounters(db: Db, emailId: string, counters: EmailCounters): Promise<void> {
+    await db.updateTable("emails").set(counters).where("id", "=", emailId).execute();
+  }
+}
