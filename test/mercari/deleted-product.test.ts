@@ -3,8 +3,8 @@
 // is retried, dead-lettered or reported, and `worker --drain` exits 0.
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/clock/clock.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/jobs/manual-crawl.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { enqueueCrawlMessages } from "../../src/pipelines/mercari/stages/list/send-messages.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";

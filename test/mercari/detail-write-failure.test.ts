@@ -4,8 +4,8 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/clock/clock.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/jobs/manual-crawl.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";

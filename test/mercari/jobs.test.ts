@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { JobService } from "../../src/engine/jobs/job-service.ts";
 import { executeRun } from "../../src/engine/runs/job-runner.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/jobs/manual-crawl.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { enginesFor, openWorld, rowsOf, type World } from "./support/world.ts";
 

@@ -4,8 +4,9 @@
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { isMercariBlocked } from "../../src/pipelines/mercari/client/types.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/jobs/manual-crawl.ts";
+import { crawlRepos } from "../../src/pipelines/mercari/repos/crawl-repos.ts";
 import { syncForExistence } from "../../src/pipelines/mercari/stages/list/detail-checks.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { ManualClock } from "../../src/testing/manual-clock.ts";
 import { openWorld, rowsOf, SWITCH_GROUP } from "./support/world.ts";
@@ -29,7 +30,11 @@ describeEachDialect("mercari malformed answers", (h) => {
     expect(isMercariBlocked(err)).toBe(false);
     expect(await rowsOf(w, p.id)).toEqual(before);
     // Detail checks of every on-sale row: each fails every attempt, none deletes its row.
-    const sent = await syncForExistence({ db: w.db, outbox: w.queue }, p.id, []);
+    const sent = await syncForExistence(
+      { repos: crawlRepos(w.db, clock), outbox: w.queue },
+      p.id,
+      [],
+    );
     expect(sent.enqueued).toBeGreaterThan(0);
     const report = await w.drain({ tick: () => clock.advance(10 * 60_000) });
     expect(report).toEqual({ handled: 0, failed: sent.enqueued * 4 });

@@ -9,9 +9,9 @@ import {
   type MercariClient,
 } from "../../src/pipelines/mercari/client/types.ts";
 import { MERCARI_QUEUE } from "../../src/pipelines/mercari/params.ts";
+import { firstCrawlKey } from "../../src/pipelines/mercari/repos/first-crawl-marks.ts";
 import { crawlContext } from "../../src/pipelines/mercari/stages/list/crawl-context.ts";
 import { runListPhase } from "../../src/pipelines/mercari/stages/list/list-phase.ts";
-import { firstCrawlKey } from "../../src/pipelines/mercari/stages/list/page-writer.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openWorld, rowsOf, type World } from "./support/world.ts";
 

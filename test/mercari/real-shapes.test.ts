@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/clock/clock.ts";
 import { searchItemJson } from "../../src/pipelines/mercari/fake/responses.ts";
 import { BRAND_NAMES } from "../../src/pipelines/mercari/fake/sample-groups.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/jobs/manual-crawl.ts";
 import {
   detailMessage,
   enqueueCrawlMessages,

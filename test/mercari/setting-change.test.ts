@@ -3,7 +3,7 @@
 // search none of the stored rows matches is read like a first crawl, every page.
 import { expect, it } from "vitest";
 import { isoTimestamp } from "../../src/engine/clock/clock.ts";
-import { executeCrawl } from "../../src/pipelines/mercari/stages/list/manual-crawl.ts";
+import { executeCrawl } from "../../src/pipelines/mercari/jobs/manual-crawl.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { openWorld, rowsOf, SWITCH_GROUP, type World } from "./support/world.ts";
 

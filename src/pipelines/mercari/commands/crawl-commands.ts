@@ -1,10 +1,10 @@
 import { type CliServices, type CommandInput, UsageError } from "tidemark";
 import { formatTable } from "tidemark/kit";
 import { isMercariBlocked, MercariBlockedError } from "../client/types.ts";
+import { executeCrawl } from "../jobs/manual-crawl.ts";
 import type { ResultView } from "../repos/result-queries.ts";
 import { resultsQuery } from "../routes/schemas.ts";
 import type { MercariSettings } from "../settings.ts";
-import { executeCrawl } from "../stages/list/manual-crawl.ts";
 import {
   cheapestResults,
   productResults,

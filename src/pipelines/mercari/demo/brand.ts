@@ -2,10 +2,10 @@ import type { DemoContext, PipelineServices } from "tidemark";
 import { formatTable, isoTimestamp, typed } from "tidemark/kit";
 import type { MercariFake } from "../fake/mercari-fake.ts";
 import { BRAND_NAMES } from "../fake/sample-groups.ts";
+import { executeCrawl } from "../jobs/manual-crawl.ts";
 import { drainCrawlQueue } from "../queue/drain.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import type { MercariSettings } from "../settings.ts";
-import { executeCrawl } from "../stages/list/manual-crawl.ts";
 import { cheapestResults, productTrend } from "../stages/results/result-views.ts";
 import type { MercariTables } from "../tables.ts";
 

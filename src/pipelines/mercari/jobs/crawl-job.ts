@@ -11,10 +11,7 @@ import type { MercariTables } from "../tables.ts";
  */
 export async function runCrawlJob(ctx: JobContext, params: MercariCrawlParams): Promise<JobResult> {
   const products = new ProductRepo(typed<MercariTables>(ctx.db));
-  const targets =
-    params.product_id === undefined
-      ? await products.enabled()
-      : [await products.get(params.product_id)];
+  const targets = await products.crawlTargets(params.product_id);
   if (targets.length === 0) {
     return { status: "skipped", summary: { products: 0 }, message: "no enabled product" };
   }

@@ -2,7 +2,6 @@ import { PermanentQueueError, type QueueHandlerContext } from "tidemark";
 import { isoTimestamp } from "tidemark/kit";
 import type { MercariClient } from "../client/types.ts";
 import { type CrawlQueueMessage, MERCARI_QUEUE } from "../params.ts";
-import { ProductRepo } from "../repos/product-repo.ts";
 import { readDetail } from "../stages/detail/sync-detail.ts";
 import { crawlContext, mercariServices } from "../stages/list/crawl-context.ts";
 import { runListPhase } from "../stages/list/list-phase.ts";
@@ -23,7 +22,7 @@ export async function handleCrawlMessage(
     if (message.type === "listCrawl") {
       // Deleted after the message was sent (the cron had just fired): nothing left to crawl,
       // which is no failure to retry for half an hour and then report.
-      if (!(await new ProductRepo(crawl.db).find(message.productId))) {
+      if (!(await crawl.repos.products.find(message.productId))) {
         ctx.logger.info(`mercari list crawl of product ${message.productId}: product deleted`);
         return;
       }

@@ -77,6 +77,11 @@ export class ProductRepo {
     return rows.map(toView);
   }
 
+  /** What a crawl covers: the product given (NotFoundError if unknown), or every enabled one. */
+  async crawlTargets(productId?: number): Promise<ProductView[]> {
+    return productId === undefined ? this.enabled() : [await this.get(productId)];
+  }
+
   /** The product, or undefined. */
   async find(id: number): Promise<ProductView | undefined> {
     const row = await selectViews(this.db).where("p.id", "=", id).executeTakeFirst();

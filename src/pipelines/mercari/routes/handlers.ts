@@ -1,11 +1,11 @@
 import type { RouteInput, RouteOutput, RouteServices } from "tidemark";
 import { isoTimestamp, typed } from "tidemark/kit";
 import { isMercariBlocked } from "../client/types.ts";
+import { executeCrawl } from "../jobs/manual-crawl.ts";
 import { crawlQueueHandler } from "../queue/handlers.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
 import type { ProductCreateInput, ProductUpdateInput } from "../repos/product-schemas.ts";
 import { mercariServices } from "../stages/list/crawl-context.ts";
-import { executeCrawl } from "../stages/list/manual-crawl.ts";
 import type { CrawlOutbox } from "../stages/list/send-messages.ts";
 import { cheapestResults, productResults, productTrend } from "../stages/results/result-views.ts";
 import type { MercariTables } from "../tables.ts";

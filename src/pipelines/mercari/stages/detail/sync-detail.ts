@@ -1,7 +1,6 @@
 import { isoTimestamp } from "tidemark/kit";
 import { countBlocked } from "../../client/blocked.ts";
 import { isMercariBlocked } from "../../client/types.ts";
-import { CrawlResultRepo } from "../../repos/crawl-result-repo.ts";
 import { SELLING_STATUS } from "../../tables.ts";
 import type { CrawlContext } from "../list/crawl-context.ts";
 
@@ -19,12 +18,12 @@ export type DetailOutcome = "row_gone" | "deleted" | "no_price" | "on_sale" | "s
  * retried).
  */
 export async function readDetail(
-  ctx: Pick<CrawlContext, "db" | "client" | "clock" | "logger">,
+  ctx: Pick<CrawlContext, "repos" | "client" | "clock" | "logger">,
   mercariCrawlResultId: number,
   signal?: AbortSignal,
   knownExternalId?: string,
 ): Promise<() => Promise<DetailOutcome>> {
-  const repo = new CrawlResultRepo(ctx.db);
+  const repo = ctx.repos.results;
   // A row's Mercari id never changes: a message that carries it spares this read. The write
   // below is a single statement keyed on the row id (a row deleted meanwhile is left gone).
   const externalId = knownExternalId ?? (await repo.externalIdOf(mercariCrawlResultId));

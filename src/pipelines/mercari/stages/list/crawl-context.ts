@@ -1,18 +1,18 @@
-import type { Kysely } from "kysely";
 import type { Clock, Database, Logger, PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
 import { createMercariClient } from "../../client/mercari-client.ts";
 import type { MercariClient } from "../../client/types.ts";
+import { type CrawlRepos, crawlRepos } from "../../repos/crawl-repos.ts";
 import type { MercariSettings } from "../../settings.ts";
 import type { MercariTables } from "../../tables.ts";
 import type { CrawlOutbox } from "./send-messages.ts";
 
 /**
- * What the crawl phases need: the database, Mercari, where crawl messages go, the pipeline's
- * settings, clock, logger and leases.
+ * What the crawl phases need: the repositories (built once per run or message), Mercari, where
+ * crawl messages go, the pipeline's settings, clock, logger and leases.
  */
 export interface CrawlContext {
-  readonly db: Kysely<MercariTables>;
+  readonly repos: CrawlRepos;
   readonly client: MercariClient;
   readonly outbox: CrawlOutbox;
   readonly settings: MercariSettings;
@@ -58,7 +58,7 @@ export function crawlContext(
   client?: MercariClient,
 ): CrawlContext {
   return {
-    db: typed<MercariTables>(services.db),
+    repos: crawlRepos(typed<MercariTables>(services.db), services.clock),
     client: client ?? sharedClient(services),
     outbox,
     settings: services.settings,

@@ -1,5 +1,5 @@
 import type { SearchItem } from "../../client/types.ts";
-import { CrawlResultRepo, type RowRef } from "../../repos/crawl-result-repo.ts";
+import type { RowRef } from "../../repos/crawl-result-repo.ts";
 import type { CrawlContext } from "./crawl-context.ts";
 import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "./send-messages.ts";
 
@@ -16,12 +16,12 @@ async function send(
 
 /** On-sale rows this crawl did not see → one syncDetail each (is it still there?). */
 export async function syncForExistence(
-  ctx: Pick<CrawlContext, "db" | "outbox">,
+  ctx: Pick<CrawlContext, "repos" | "outbox">,
   productId: number,
   crawled: readonly SearchItem[],
 ): Promise<EnqueueCount> {
   const seen = new Set(crawled.map((i) => i.id));
-  const absent = (await new CrawlResultRepo(ctx.db).onSale(productId)).filter(
+  const absent = (await ctx.repos.results.onSale(productId)).filter(
     (r) => !seen.has(r.external_id),
   );
   return send(ctx, absent);
@@ -32,11 +32,11 @@ export async function syncForExistence(
  * `alreadySent` got theirs from the crawl's page writes.
  */
 export async function syncForSoldOutAt(
-  ctx: Pick<CrawlContext, "db" | "outbox">,
+  ctx: Pick<CrawlContext, "repos" | "outbox">,
   productId: number,
   alreadySent: Set<number> = new Set(),
 ): Promise<EnqueueCount> {
-  return send(ctx, await new CrawlResultRepo(ctx.db).soldWithoutDate(productId), alreadySent);
+  return send(ctx, await ctx.repos.results.soldWithoutDate(productId), alreadySent);
 }
 
 /**
@@ -44,9 +44,9 @@ export async function syncForSoldOutAt(
  * the product page names the shop. Rows in `alreadySent` have a detail check on its way.
  */
 export async function syncForSeller(
-  ctx: Pick<CrawlContext, "db" | "outbox">,
+  ctx: Pick<CrawlContext, "repos" | "outbox">,
   productId: number,
   alreadySent: Set<number> = new Set(),
 ): Promise<EnqueueCount> {
-  return send(ctx, await new CrawlResultRepo(ctx.db).sellerUnknown(productId), alreadySent);
+  return send(ctx, await ctx.repos.results.sellerUnknown(productId), alreadySent);
 }

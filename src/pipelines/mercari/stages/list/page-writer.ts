@@ -1,14 +1,12 @@
-import type { Kysely, Transaction } from "kysely";
-import { CursorStore, type CursorTables, isoTimestamp } from "tidemark/kit";
-import { CrawlResultRepo, type ResultInput, type RowRef } from "../../repos/crawl-result-repo.ts";
+import type { Transaction } from "kysely";
+import { isoTimestamp } from "tidemark/kit";
+import { type CrawlRepos, crawlRepos } from "../../repos/crawl-repos.ts";
+import type { ResultInput, RowRef } from "../../repos/crawl-result-repo.ts";
 import type { MercariTables } from "../../tables.ts";
 import type { CrawlContext } from "./crawl-context.ts";
+import { type Inspection, inspect } from "./inspect.ts";
+import type { FencedCommit } from "./product-lease.ts";
 import { detailMessage, type EnqueueCount, enqueueCrawlMessages } from "./send-messages.ts";
-
-/** A write under the product's lease: nothing is written once the lease is lost. */
-export type FencedCommit = <T>(
-  effect: (tx: Transaction<MercariTables>) => Promise<T>,
-) => Promise<T>;
 
 /**
  * Matching rows gathered before a write: one upsert statement's worth. Small searches (a
@@ -17,42 +15,13 @@ export type FencedCommit = <T>(
  */
 export const FLUSH_ROWS = 500;
 
-/** The tm_cursors key marking a product's first crawl as begun but not finished. */
-export function firstCrawlKey(productId: number): string {
-  return `mercari.crawl:first-crawl:${productId}`;
-}
-
-function cursors(
-  db: Kysely<MercariTables> | Transaction<MercariTables>,
-  ctx: Pick<CrawlContext, "clock">,
-) {
-  // The cursor store only touches tm_cursors, which every Tidemark database has.
-  return new CursorStore(db as unknown as Kysely<CursorTables>, ctx.clock);
-}
-
-/** Whether a first crawl of the product wrote some pages and was then interrupted. */
-export async function firstCrawlUnfinished(
-  ctx: Pick<CrawlContext, "db" | "clock">,
-  productId: number,
-): Promise<boolean> {
-  return (await cursors(ctx.db, ctx).get(firstCrawlKey(productId))) !== undefined;
-}
-
-/** Clears the marker in the crawl's last transaction: the first crawl is complete. */
-export async function clearFirstCrawl(
-  tx: Transaction<MercariTables>,
-  ctx: Pick<CrawlContext, "clock">,
-  productId: number,
-): Promise<void> {
-  await cursors(tx, ctx).reset(firstCrawlKey(productId));
-}
-
 /**
  * Writes a crawl's matching rows as pages come in: every FLUSH_ROWS rows an upsert through the
  * fenced commit (one write in flight while the next page is read), then a syncDetail for each
  * sold row of that write still without a sold date, so detail checks start while the search
  * is still paging. A first crawl's first write also leaves the "first crawl unfinished"
- * marker, so an interrupted first crawl is a first crawl again next time.
+ * marker, so an interrupted first crawl is a first crawl again next time. Each fenced
+ * transaction gets the crawl's repositories bound to it.
  */
 export class PageWriter {
   inserted = 0;
@@ -93,41 +62,44 @@ export class PageWriter {
     this.#throwIfFailed();
   }
 
-  /** Writes what is left and runs `last` in the same transaction (inspect, the marker). */
-  async finish<T>(last: (tx: Transaction<MercariTables>) => Promise<T>): Promise<T> {
+  /**
+   * The crawl's last transaction, once the whole search is read: writes what is left, runs
+   * inspect and clears a first crawl's marker. Returns how many rows inspect deleted.
+   */
+  async finish(inspection: Inspection): Promise<number> {
     await this.settle();
     const batch = this.#buffer;
     this.#buffer = [];
-    const { result, sold } = await this.commit(async (tx) => {
-      const sold = await this.#upsert(tx, batch, false);
-      return { result: await last(tx), sold };
+    const { deleted, sold } = await this.commit(async (tx) => {
+      const repos = this.#repos(tx);
+      const sold = await this.#upsert(repos, batch, false);
+      const deleted = await inspect(repos.results, this.productId, inspection);
+      if (this.firstRun) await repos.firstCrawl.clear(this.productId);
+      return { deleted, sold };
     });
     await this.#sendSoldOutChecks(sold);
-    return result;
+    return deleted;
   }
 
   async #write(batch: ResultInput[]): Promise<void> {
-    const sold = await this.commit((tx) => this.#upsert(tx, batch, true));
+    const sold = await this.commit((tx) => this.#upsert(this.#repos(tx), batch, true));
     await this.#sendSoldOutChecks(sold);
   }
 
+  #repos(tx: Transaction<MercariTables>): CrawlRepos {
+    return crawlRepos(tx, this.ctx.clock);
+  }
+
   /** Upserts the rows; returns the ids of those sold without a sold date. */
-  async #upsert(
-    tx: Transaction<MercariTables>,
-    batch: ResultInput[],
-    mark: boolean,
-  ): Promise<RowRef[]> {
+  async #upsert(repos: CrawlRepos, batch: ResultInput[], mark: boolean): Promise<RowRef[]> {
     if (mark && this.firstRun && !this.#marked) {
-      await cursors(tx, this.ctx).set(firstCrawlKey(this.productId), {
-        started_at: isoTimestamp(this.ctx.clock.now()),
-      });
+      await repos.firstCrawl.mark(this.productId);
       this.#marked = true;
     }
     if (batch.length === 0) return [];
-    const repo = new CrawlResultRepo(tx);
-    const { inserted } = await repo.upsert(batch, isoTimestamp(this.ctx.clock.now()));
+    const { inserted } = await repos.results.upsert(batch, isoTimestamp(this.ctx.clock.now()));
     this.inserted += inserted;
-    return repo.soldWithoutDateAmong(
+    return repos.results.soldWithoutDateAmong(
       this.productId,
       batch.map((r) => r.external_id),
     );

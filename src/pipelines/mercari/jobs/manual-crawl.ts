@@ -1,12 +1,9 @@
 import type { PipelineServices } from "tidemark";
-import { typed } from "tidemark/kit";
-import type { MercariClient } from "../../client/types.ts";
-import { ProductRepo } from "../../repos/product-repo.ts";
-import type { MercariSettings } from "../../settings.ts";
-import type { MercariTables } from "../../tables.ts";
-import { crawlContext } from "./crawl-context.ts";
-import { type ListSummary, runListPhase } from "./list-phase.ts";
-import type { CrawlOutbox } from "./send-messages.ts";
+import type { MercariClient } from "../client/types.ts";
+import type { MercariSettings } from "../settings.ts";
+import { crawlContext } from "../stages/list/crawl-context.ts";
+import { type ListSummary, runListPhase } from "../stages/list/list-phase.ts";
+import type { CrawlOutbox } from "../stages/list/send-messages.ts";
 
 /** What the manual crawl needs: the pipeline's services and, optionally, where messages go. */
 export interface OperationServices {
@@ -29,11 +26,10 @@ export async function executeCrawl(
   operation: OperationServices,
   productId?: number,
 ): Promise<{ products: ListSummary[] }> {
-  const { services } = operation;
-  const repo = new ProductRepo(typed<MercariTables>(services.db));
-  const targets = productId === undefined ? await repo.enabled() : [await repo.get(productId)];
   return withOutbox(operation, async (outbox) => {
-    const crawl = crawlContext(services, outbox, operation.client);
+    // One context (and its repositories) for the whole crawl, every product included.
+    const crawl = crawlContext(operation.services, outbox, operation.client);
+    const targets = await crawl.repos.products.crawlTargets(productId);
     const products: ListSummary[] = [];
     for (const p of targets) products.push(await runListPhase(crawl, p.id));
     return { products };
