@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { DigestBook } from "../../src/pipelines/books/repos/digest-candidates.ts";
 import { plainText, renderDigest } from "../../src/pipelines/books/stages/mail/digest.ts";
-import type { DigestBook } from "../../src/pipelines/books/stages/select/select-books.ts";
 
 const book = (over: Partial<DigestBook> = {}): DigestBook => ({
   volumeId: "v1",

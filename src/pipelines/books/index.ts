@@ -29,6 +29,7 @@ export const booksPipeline = definePipeline({
   settings: booksSettings,
   migrations: async () => ({ "0001-books": await import("./migrations/0001-books.ts") }),
   commandGroups: [
+    { path: ["books"], description: "books jobs run from the command line" },
     {
       path: ["job", "cursor"],
       description: "collect cursors (Google Books paging state) of books jobs",

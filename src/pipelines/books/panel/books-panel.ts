@@ -8,7 +8,7 @@ import {
   summaryNumber,
 } from "tidemark";
 import { z } from "zod";
-import { requireBooksJob, resetCursors } from "../commands/reset-command.ts";
+import { resetCommand } from "../commands/reset-command.ts";
 import { type BooksStatus, booksStatus } from "../monitoring/status.ts";
 import type { BooksSettings } from "../settings.ts";
 
@@ -113,8 +113,7 @@ export const booksPanel: PanelModule = {
       async run(input, { services }) {
         const job = String(input.job);
         // An unknown job is a NotFoundError, as for `tidemark job cursor reset`.
-        await requireBooksJob(services, job);
-        const count = await resetCursors(services, job);
+        const count = await resetCommand(services, "cursors", job);
         return `Reset ${count} cursor(s) for job: ${job}`;
       },
     },

@@ -1,4 +1,4 @@
-import type { DigestBook } from "../select/select-books.ts";
+import type { DigestBook } from "../../repos/digest-candidates.ts";
 
 /** A rendered digest: what is mailed, or printed on --dry-run. */
 export interface Digest {

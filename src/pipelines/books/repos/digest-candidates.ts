@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import type { BooksRunParams } from "../../params.ts";
-import type { BooksTables } from "../../tables.ts";
+import type { BooksRunParams } from "../params.ts";
+import type { BooksTables } from "../tables.ts";
 
 /** A book as the digest shows it. */
 export interface DigestBook {
