@@ -1,5 +1,6 @@
+import { rowsWhereIn as lookup } from "../../repos/import-repo.ts";
 import type { ImportTable } from "./columns.ts";
-import { type ByTable, type Db, type Entry, lookup } from "./lookup.ts";
+import type { ByTable, Db, Entry } from "./import-records.ts";
 import { LineError } from "./read-records.ts";
 
 /** A member's fields a recipient copies (member_uuid, member_email, member_name). */

@@ -1,6 +1,7 @@
+import { rowsWhereIn as lookup } from "../../repos/import-repo.ts";
 import type { Cell } from "./coerce.ts";
 import { type ColumnKind, IMPORT_COLUMNS, type ImportTable } from "./columns.ts";
-import { type Db, type Entry, lookup } from "./lookup.ts";
+import type { Db, Entry } from "./import-records.ts";
 
 /** Records whose id the database already holds: kept as stored, whatever the file says. */
 export interface PresentRecords {

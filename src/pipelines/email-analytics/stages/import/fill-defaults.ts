@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { MemberInfo } from "./check-references.ts";
 import type { Cell, CheckedRow } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable } from "./columns.ts";
-import type { ByTable, Entry } from "./lookup.ts";
+import type { ByTable, Entry } from "./import-records.ts";
 
 /** The columns Ghost fills itself, for rows that leave them out. */
 export function fillDefaults(

@@ -1,9 +1,10 @@
+import { rowsWhereIn as lookup } from "../../repos/import-repo.ts";
 import { checkReferences, checkUnique } from "./check-references.ts";
 import type { Cell } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable } from "./columns.ts";
 import { comparePresent, type PresentRecords } from "./compare-present.ts";
 import { fillDefaults } from "./fill-defaults.ts";
-import { type ByTable, type Db, type Entry, lookup } from "./lookup.ts";
+import type { ByTable, Db, Entry } from "./import-records.ts";
 import { LineError, type SourcedRecord } from "./read-records.ts";
 
 /** Complete rows to insert per table (ids already in the database left out), in insert order. */

@@ -1,10 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Kysely } from "kysely";
 import { type Clock, type Database, UsageError } from "tidemark";
 import { typed } from "tidemark/kit";
+import { insertNewRows } from "../../repos/import-repo.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
-import type { Cell } from "./coerce.ts";
 import { IMPORT_COLUMNS, type ImportTable, tableNamed } from "./columns.ts";
 import type { PresentRecords } from "./compare-present.ts";
 import { type ImportPlan, planImport } from "./plan-import.ts";
@@ -33,7 +32,6 @@ export interface ImportOptions {
 }
 
 /** Rows per insert statement (Postgres allows 65,535 parameters; 15 columns × 500 fit). */
-const CHUNK = 500;
 
 /**
  * Imports one NDJSON file (or a CSV of one table) into Ghost's tables: every line checked and
@@ -73,7 +71,14 @@ export async function importFile(
   const inserted = Object.fromEntries(
     Object.entries(plan.inserts).map(([t, rows]) => [t, rows.length]),
   ) as Record<ImportTable, number>;
-  if (!options.dryRun) await writePlan(k, plan);
+  if (!options.dryRun) {
+    // Parents first, in IMPORT_COLUMNS' order.
+    const tables = Object.keys(IMPORT_COLUMNS) as ImportTable[];
+    await insertNewRows(
+      k,
+      tables.map((t) => [t, plan.inserts[t]]),
+    );
+  }
   const detail = Object.entries(plan.presentDetail) as Array<[ImportTable, PresentRecords]>;
   return {
     file,
@@ -86,22 +91,6 @@ export async function importFile(
     firstDiffering: Object.fromEntries(detail.flatMap(([t, d]) => (d.first ? [[t, d.first]] : []))),
     dryRun: options.dryRun ?? false,
   };
-}
-
-/** Inserts the plan in one transaction, parents first; an id that appeared meanwhile is kept. */
-async function writePlan(db: Kysely<EmailAnalyticsTables>, plan: ImportPlan): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    for (const table of Object.keys(IMPORT_COLUMNS) as ImportTable[]) {
-      const rows = plan.inserts[table];
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        await tx
-          .insertInto(table)
-          .values(rows.slice(i, i + CHUNK) as Record<string, Cell>[] as never)
-          .onConflict((oc) => oc.column("id").doNothing())
-          .execute();
-      }
-    }
-  });
 }
 
 const LABELS: Record<ImportTable, string> = {
