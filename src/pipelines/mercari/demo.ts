@@ -4,6 +4,7 @@ import { showBrand } from "./demo/brand.ts";
 import { startMercariFakeServer } from "./fake/start-fake.ts";
 import { drainCrawlQueue } from "./queue/drain.ts";
 import { ProductRepo } from "./repos/product-repo.ts";
+import { ResultQueries } from "./repos/result-queries.ts";
 import { type MercariSettings, mercariSettingsOf } from "./settings.ts";
 import { cheapestResults, productTrend } from "./stages/results/result-views.ts";
 import type { MercariTables } from "./tables.ts";
@@ -13,11 +14,7 @@ const JOB = "mercari-hourly";
 const DEMO_HOURS = 6;
 
 async function counts(services: PipelineServices, productId: number): Promise<string> {
-  const rows = await typed<MercariTables>(services.db)
-    .selectFrom("mercari_crawl_results")
-    .select(["selling_status", "sold_out_at"])
-    .where("product_id", "=", productId)
-    .execute();
+  const rows = await new ResultQueries(typed<MercariTables>(services.db)).statuses(productId);
   const onSale = rows.filter((r) => r.selling_status === 1).length;
   const sold = rows.length - onSale;
   const dated = rows.filter((r) => r.sold_out_at !== null).length;

@@ -5,6 +5,7 @@ import { BRAND_NAMES } from "../fake/sample-groups.ts";
 import { executeCrawl } from "../jobs/manual-crawl.ts";
 import { drainCrawlQueue } from "../queue/drain.ts";
 import { ProductRepo } from "../repos/product-repo.ts";
+import { ResultQueries } from "../repos/result-queries.ts";
 import type { MercariSettings } from "../settings.ts";
 import { cheapestResults, productTrend } from "../stages/results/result-views.ts";
 import type { MercariTables } from "../tables.ts";
@@ -17,12 +18,8 @@ async function spellings(
   services: PipelineServices,
   productId: number,
 ): Promise<Array<[string, number]>> {
-  const rows = await typed<MercariTables>(services.db)
-    .selectFrom("mercari_crawl_results")
-    .select("name")
-    .where("product_id", "=", productId)
-    .execute();
-  return BRAND_NAMES.map((s) => [s, rows.filter((r) => r.name.startsWith(s)).length]);
+  const names = await new ResultQueries(typed<MercariTables>(services.db)).names(productId);
+  return BRAND_NAMES.map((s) => [s, names.filter((n) => n.startsWith(s)).length]);
 }
 
 /**

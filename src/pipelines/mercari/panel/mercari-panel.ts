@@ -14,8 +14,11 @@ const CHEAPEST = 5;
 const yen = (n: number) => `¥${Math.round(n).toLocaleString("en-US")}`;
 
 /** A product's cheapest on-sale listings (with links and images) and its sold-price trend. */
-async function productBlocks(services: PipelineServices, p: ProductView): Promise<PanelBlock[]> {
-  const queries = new ResultQueries(typed<MercariTables>(services.db));
+async function productBlocks(
+  services: PipelineServices,
+  queries: ResultQueries,
+  p: ProductView,
+): Promise<PanelBlock[]> {
   const window = trendWindow(services.clock.now());
   const [cheapest, sold] = await Promise.all([
     queries.cheapest(p.id, CHEAPEST),
@@ -53,7 +56,10 @@ async function productBlocks(services: PipelineServices, p: ProductView): Promis
 /** The Mercari panel: per product, the cheapest listings on sale and the sold-price trend. */
 export const mercariPanel: PanelModule = {
   async view({ services }) {
-    const products = await new ProductRepo(typed<MercariTables>(services.db)).list();
+    // The view's repositories, built once for every product it shows.
+    const db = typed<MercariTables>(services.db);
+    const queries = new ResultQueries(db);
+    const products = await new ProductRepo(db).list();
     const shown = products.slice(0, MAX_PRODUCTS);
     const blocks: PanelBlock[] = [
       {
@@ -70,7 +76,7 @@ export const mercariPanel: PanelModule = {
         text: "No product yet: add one with tidemark mercari product add.",
       });
     }
-    for (const p of shown) blocks.push(...(await productBlocks(services, p)));
+    for (const p of shown) blocks.push(...(await productBlocks(services, queries, p)));
     if (products.length > shown.length) {
       blocks.push({
         kind: "note",

@@ -95,4 +95,25 @@ export class ResultQueries {
       r.sold_out_at ? [{ price: r.price, sold_out_at: r.sold_out_at }] : [],
     );
   }
+
+  /** Status and sold date of every stored listing of a product (the demo's counts). */
+  async statuses(
+    productId: number,
+  ): Promise<Array<{ selling_status: number; sold_out_at: string | null }>> {
+    return this.db
+      .selectFrom("mercari_crawl_results")
+      .select(["selling_status", "sold_out_at"])
+      .where("product_id", "=", productId)
+      .execute();
+  }
+
+  /** The names of a product's stored listings (the demo's brand spellings). */
+  async names(productId: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("mercari_crawl_results")
+      .select("name")
+      .where("product_id", "=", productId)
+      .execute();
+    return rows.map((r) => r.name);
+  }
 }

@@ -8,6 +8,12 @@ import { priceTrend, type TrendBucket, trendWindow } from "./price-trend.ts";
 /** What the results views read: the database and the clock. */
 export type ViewServices = Pick<PipelineServices, "db" | "clock">;
 
+/** The repositories one view request reads through, built once for it. */
+function viewRepos(services: ViewServices) {
+  const db = typed<MercariTables>(services.db);
+  return { products: new ProductRepo(db), results: new ResultQueries(db) };
+}
+
 /** A product's stored results, filtered and paged (NotFoundError for an unknown product). */
 export async function productResults(
   services: ViewServices,
@@ -20,9 +26,9 @@ export async function productResults(
   offset: number;
   items: ResultView[];
 }> {
-  const db = typed<MercariTables>(services.db);
-  await new ProductRepo(db).get(productId);
-  const page = await new ResultQueries(db).results(productId, query);
+  const repos = viewRepos(services);
+  await repos.products.get(productId);
+  const page = await repos.results.results(productId, query);
   return { product_id: productId, limit: query.limit, offset: query.offset, ...page };
 }
 
@@ -32,9 +38,9 @@ export async function cheapestResults(
   productId: number,
   limit: number,
 ): Promise<{ product_id: number; items: ResultView[] }> {
-  const db = typed<MercariTables>(services.db);
-  await new ProductRepo(db).get(productId);
-  return { product_id: productId, items: await new ResultQueries(db).cheapest(productId, limit) };
+  const repos = viewRepos(services);
+  await repos.products.get(productId);
+  return { product_id: productId, items: await repos.results.cheapest(productId, limit) };
 }
 
 /** Note shown with every price trend: what the sold date is. */
@@ -54,10 +60,10 @@ export async function productTrend(
   note: string;
   buckets: TrendBucket[];
 }> {
-  const db = typed<MercariTables>(services.db);
-  await new ProductRepo(db).get(productId);
+  const repos = viewRepos(services);
+  await repos.products.get(productId);
   const window = trendWindow(services.clock.now(), query.from, query.to);
-  const sold = await new ResultQueries(db).soldPrices(productId, window.from, window.to);
+  const sold = await repos.results.soldPrices(productId, window.from, window.to);
   return {
     product_id: productId,
     ...window,
