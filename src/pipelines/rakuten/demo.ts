@@ -1,6 +1,7 @@
 import type { DemoContext, DemoRunResult } from "tidemark";
 import { typed } from "tidemark/kit";
 import { FAKE_ACCESS_KEY, FAKE_APPLICATION_ID, startRakutenFake } from "./fake/start-fake.ts";
+import { StoredItemRepo } from "./repos/stored-item-repo.ts";
 import type { RakutenTables } from "./tables.ts";
 
 /** The rankings the demo follows: all genres and 食品 (food). */
@@ -69,13 +70,7 @@ export async function runRakutenDemo(ctx: DemoContext): Promise<void> {
     print(otherLine("embedding-source", await run("rakuten.embedding-source", {})));
     print(otherLine("embedding", await run("rakuten.embedding", {})));
 
-    const db = typed<RakutenTables>(ctx.services.db);
-    const ranked = await db
-      .selectFrom("apl.item")
-      .select(["rakuten_item_code", "item_name", "item_price"])
-      .orderBy("rakuten_item_code")
-      .limit(2)
-      .execute();
+    const ranked = await new StoredItemRepo(typed<RakutenTables>(ctx.services.db)).firstByCode(2);
     const [priced, reordered] = ranked;
     if (priced === undefined || reordered === undefined) return;
     const newPrice = (priced.item_price ?? 1000) + 500;

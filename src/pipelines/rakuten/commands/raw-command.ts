@@ -1,6 +1,6 @@
 import { type CliServices, NotFoundError, UsageError } from "tidemark";
 import { RawStore, rawSegmentProblem } from "tidemark/kit";
-import { stagingLedger } from "../jobs/run-rakuten-entity.ts";
+import { stagingLedger } from "../repos/staging-ledger.ts";
 import { RAKUTEN_SOURCE, type RakutenEntity } from "../stages/normalize/types.ts";
 
 /**

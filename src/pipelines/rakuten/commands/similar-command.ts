@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import { type CliServices, NotFoundError } from "tidemark";
 import { typed } from "tidemark/kit";
+import { EmbeddingScanRepo, type StoredEmbedding } from "../repos/embedding-scan-repo.ts";
+import { StoredItemRepo } from "../repos/stored-item-repo.ts";
 import { cosineSimilarity, parseVector } from "../stages/embeddings/cosine.ts";
 import type { RakutenTables } from "../tables.ts";
 
@@ -37,16 +39,11 @@ export async function findSimilar(
   itemCode: string,
   k: number,
 ): Promise<SimilarResult> {
-  const item = await db
-    .selectFrom("apl.item")
-    .select("item_name")
-    .where("rakuten_item_code", "=", itemCode)
-    .executeTakeFirst();
-  const own = await db
-    .selectFrom("apl.item_embedding")
-    .select(["model", "dimensions", "vector"])
-    .where("item_code", "=", itemCode)
-    .executeTakeFirst();
+  // Built once for the whole search and passed down.
+  const items = new StoredItemRepo(db);
+  const embeddings = new EmbeddingScanRepo(db);
+  const item = await items.label(itemCode);
+  const own = await embeddings.embeddingOf(itemCode);
   if (own === undefined) {
     throw new NotFoundError(
       item === undefined
@@ -54,11 +51,8 @@ export async function findSimilar(
         : `item ${itemCode} has no embedding yet: run the rakuten.embedding-source and rakuten.embedding jobs`,
     );
   }
-  const { best, compared } = await scanNearest(db, own, itemCode, k);
-  const names = await itemNames(
-    db,
-    best.map((b) => b.code),
-  );
+  const { best, compared } = await scanNearest(embeddings, own, itemCode, k);
+  const names = await items.labels(best.map((b) => b.code));
   return {
     item_code: itemCode,
     item_name: item?.item_name ?? null,
@@ -77,8 +71,8 @@ export async function findSimilar(
 
 /** Scans the embeddings of the item's model and length page by page, keeping the best `k`. */
 async function scanNearest(
-  db: Kysely<RakutenTables>,
-  own: { model: string; dimensions: number; vector: string },
+  embeddings: EmbeddingScanRepo,
+  own: StoredEmbedding,
   itemCode: string,
   k: number,
 ): Promise<{ best: Array<{ code: string; similarity: number }>; compared: number }> {
@@ -87,15 +81,7 @@ async function scanNearest(
   let compared = 0;
   let after = "";
   for (;;) {
-    const page = await db
-      .selectFrom("apl.item_embedding")
-      .select(["item_code", "vector"])
-      .where("model", "=", own.model)
-      .where("dimensions", "=", own.dimensions)
-      .where("item_code", ">", after)
-      .orderBy("item_code")
-      .limit(SCAN_PAGE)
-      .execute();
+    const page = await embeddings.page(own, after, SCAN_PAGE);
     if (page.length === 0) return { best, compared };
     after = page[page.length - 1]!.item_code;
     for (const row of page) {
@@ -118,17 +104,6 @@ function keepBest(
   while (i > 0 && best[i - 1]!.similarity < c.similarity) i--;
   best.splice(i, 0, c);
   if (best.length > k) best.pop();
-}
-
-async function itemNames(db: Kysely<RakutenTables>, codes: string[]) {
-  if (codes.length === 0)
-    return new Map<string, { item_name: string | null; item_price: number | null }>();
-  const rows = await db
-    .selectFrom("apl.item")
-    .select(["rakuten_item_code", "item_name", "item_price"])
-    .where("rakuten_item_code", "in", codes)
-    .execute();
-  return new Map(rows.map((r) => [r.rakuten_item_code, r]));
 }
 
 /** `tidemark rakuten similar <itemCode> [-k 10] [--json]`. */

@@ -4,11 +4,12 @@
  * writes only the rows whose hash differs from `apl.item_embedding_source`, through the run's
  * fenced commit. It does not use the entity ETL skeleton: its input is the database, not an API.
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type { JobContext, JobResult } from "tidemark";
 import { isoTimestamp, typed } from "tidemark/kit";
 import type { EmbeddingSourceParams } from "../params.ts";
 import { EmbeddingStore } from "../repos/embedding-store.ts";
+import { StoredItemRepo } from "../repos/stored-item-repo.ts";
 import type { RakutenSettings } from "../settings.ts";
 import {
   buildSourceText,
@@ -36,7 +37,8 @@ export async function runEmbeddingSource(
   const db = typed<RakutenTables>(ctx.db);
   const store = new EmbeddingStore(db);
   const tally: SourceTally = { items: 0, unchanged: 0, added: 0, changed: 0, written: 0 };
-  const total = await countItems(db, ctx.limit);
+  const stored = await new StoredItemRepo(db).count();
+  const total = ctx.limit === undefined ? stored : Math.min(stored, ctx.limit);
   const progress = ctx.progress("rakuten embedding-source", total);
   let after = "";
   try {
@@ -81,14 +83,4 @@ export async function runEmbeddingSource(
     ...(tally.items === 0 ? { message: "no items yet: run rakuten.item first" } : {}),
     summary,
   };
-}
-
-/** Items to look at: all of `apl.item`, or `limit` of them. */
-async function countItems(db: Kysely<RakutenTables>, limit: number | undefined): Promise<number> {
-  const row = await db
-    .selectFrom("apl.item")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  const n = Number(row.n);
-  return limit === undefined ? n : Math.min(n, limit);
 }

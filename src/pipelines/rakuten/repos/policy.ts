@@ -10,7 +10,12 @@ import { RankRepo } from "./rank-repo.ts";
  * genres and tags are found by joining those rows to apl.item / apl.item_tag.
  */
 export class RakutenPolicy {
-  constructor(private readonly db: Kysely<RakutenTables>) {}
+  /** Built once with the policy (once per run), not per call. */
+  private readonly ranks: RankRepo;
+
+  constructor(private readonly db: Kysely<RakutenTables>) {
+    this.ranks = new RankRepo(db);
+  }
 
   /** Ranking targets: the job's genre ids, deduplicated, in the given order. */
   rankingGenreIds(genreIds: readonly number[]): string[] {
@@ -25,7 +30,7 @@ export class RakutenPolicy {
     genreIds: readonly number[] | undefined,
     extra: readonly string[],
   ): Promise<string[]> {
-    const ranked = await new RankRepo(this.db).currentItemCodes(genreIds);
+    const ranked = await this.ranks.currentItemCodes(genreIds);
     return [...new Set([...ranked, ...extra])];
   }
 
