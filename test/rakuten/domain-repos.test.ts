@@ -1,7 +1,7 @@
 // The Rakuten domain tables and repositories on both dialects: item apply, is_active, policy.
 import { expect, it } from "vitest";
-import { applyItem } from "../../src/pipelines/rakuten/jobs/item-job.ts";
-import type { ApplyMeta } from "../../src/pipelines/rakuten/jobs/run-rakuten-entity.ts";
+import { applyItem } from "../../src/pipelines/rakuten/jobs/apply/apply-item.ts";
+import type { ApplyMeta } from "../../src/pipelines/rakuten/jobs/apply/apply-meta.ts";
 import { RakutenPolicy } from "../../src/pipelines/rakuten/repos/policy.ts";
 import { RankRepo } from "../../src/pipelines/rakuten/repos/rank-repo.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";

@@ -3,8 +3,8 @@
 import type { Kysely } from "kysely";
 import { expect, it } from "vitest";
 import { applyAll } from "../../src/engine/entity-etl/apply-each.ts";
-import { applyItem, applyItems } from "../../src/pipelines/rakuten/jobs/item-job.ts";
-import type { ApplyMeta } from "../../src/pipelines/rakuten/jobs/run-rakuten-entity.ts";
+import { applyItem, applyItems } from "../../src/pipelines/rakuten/jobs/apply/apply-item.ts";
+import type { ApplyMeta } from "../../src/pipelines/rakuten/jobs/apply/apply-meta.ts";
 import type { NormalizedItem } from "../../src/pipelines/rakuten/stages/normalize/types.ts";
 import type { RakutenTables } from "../../src/pipelines/rakuten/tables.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";

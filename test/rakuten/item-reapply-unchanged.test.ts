@@ -3,8 +3,8 @@
 // are compared in full and rewritten where they differ from the document.
 import type { Kysely } from "kysely";
 import { expect, it } from "vitest";
-import { applyItem, applyItems } from "../../src/pipelines/rakuten/jobs/item-job.ts";
-import type { ApplyMeta } from "../../src/pipelines/rakuten/jobs/run-rakuten-entity.ts";
+import { applyItem, applyItems } from "../../src/pipelines/rakuten/jobs/apply/apply-item.ts";
+import type { ApplyMeta } from "../../src/pipelines/rakuten/jobs/apply/apply-meta.ts";
 import { wantedImages } from "../../src/pipelines/rakuten/repos/item-values.ts";
 import type { NormalizedItem } from "../../src/pipelines/rakuten/stages/normalize/types.ts";
 import type { RakutenTables } from "../../src/pipelines/rakuten/tables.ts";

@@ -1,31 +1,15 @@
 import type { JobContext, JobResult } from "tidemark";
-import { type ApplyInput, typed } from "tidemark/kit";
+import { typed } from "tidemark/kit";
 import type { RakutenRankingRaw } from "../client/raw-types.ts";
 import type { RankingParams } from "../params.ts";
 import { RakutenPolicy } from "../repos/policy.ts";
-import { RankRepo } from "../repos/rank-repo.ts";
 import type { RakutenSettings } from "../settings.ts";
 import { normalizeRanking } from "../stages/normalize/normalize-ranking.ts";
 import type { NormalizedRanking } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
+import { applyRanking, RANKING_APPLY_VERSION } from "./apply/apply-ranking.ts";
 import { rakutenClientFor } from "./job-client.ts";
-import { type ApplyMeta, numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";
-
-/** Bump when what the ranking applier writes changes (not for a log line). */
-export const RANKING_APPLY_VERSION = 1;
-
-/** Ranking applier: a rank snapshot of the genre (only called when its ranking changed). */
-export async function applyRanking(
-  input: ApplyInput<NormalizedRanking, RakutenTables>,
-  meta: ApplyMeta,
-): Promise<void> {
-  await new RankRepo(input.tx).insertRankSnapshot({
-    runId: meta.runId,
-    ranking: input.document,
-    contentHash: input.contentHash,
-    collectedAt: meta.now(),
-  });
-}
+import { numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";
 
 /** `rakuten.ranking`: each genre's realtime ranking through the entity ETL. */
 export async function runRankingJob(

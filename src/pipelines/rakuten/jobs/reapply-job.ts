@@ -1,10 +1,11 @@
 import type { JobContext, JobResult } from "tidemark";
 import { type ReapplyResult, reapplyEntity } from "tidemark/kit";
 import type { ReapplyParams } from "../params.ts";
+import { stagingLedger } from "../repos/staging-ledger.ts";
 import { RAKUTEN_SOURCE } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
-import { ENTITY_APPLIERS } from "./entity-appliers.ts";
-import { applyMetaOf, batchApplier, stagingLedger } from "./run-rakuten-entity.ts";
+import { applyMetaOf, batchApplier } from "./apply/apply-meta.ts";
+import { ENTITY_APPLIERS } from "./apply/entity-appliers.ts";
 
 /**
  * `rakuten.reapply`: every staging row of the entity not applied by its current apply version

@@ -1,28 +1,15 @@
 import type { JobContext, JobResult } from "tidemark";
-import { type ApplyInput, typed } from "tidemark/kit";
+import { typed } from "tidemark/kit";
 import type { RakutenTagRaw } from "../client/raw-types.ts";
 import type { TagParams } from "../params.ts";
 import { RakutenPolicy } from "../repos/policy.ts";
-import { TagRepo } from "../repos/tag-repo.ts";
 import type { RakutenSettings } from "../settings.ts";
 import { normalizeTag } from "../stages/normalize/normalize-tag.ts";
 import type { NormalizedTag } from "../stages/normalize/types.ts";
 import type { RakutenTables } from "../tables.ts";
+import { applyTag, TAG_APPLY_VERSION } from "./apply/apply-tag.ts";
 import { rakutenClientFor } from "./job-client.ts";
-import { type ApplyMeta, numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";
-
-/** Bump when what the tag applier writes changes (not for a log line). */
-export const TAG_APPLY_VERSION = 1;
-
-/** Tag applier: the tag's group and the tag upserted. */
-export async function applyTag(
-  input: ApplyInput<NormalizedTag, RakutenTables>,
-  meta: ApplyMeta,
-): Promise<void> {
-  const repo = new TagRepo(input.tx, meta.now());
-  await repo.upsertTagGroup(input.document);
-  await repo.upsertTag(input.document);
-}
+import { numericTarget, runRakutenEntity } from "./run-rakuten-entity.ts";
 
 /** `rakuten.tag`: the tags of the items saved today, through the entity ETL. */
 export async function runTagJob(

@@ -1,7 +1,7 @@
 import type { PipelineServices } from "tidemark";
-import { Ledger, utcDayStart } from "tidemark/kit";
-import { ENTITY_APPLIERS } from "../jobs/entity-appliers.ts";
-import { STAGING_TABLE } from "../jobs/run-rakuten-entity.ts";
+import { utcDayStart } from "tidemark/kit";
+import { ENTITY_APPLIERS } from "../jobs/apply/entity-appliers.ts";
+import { stagingLedger } from "../repos/staging-ledger.ts";
 import { RAKUTEN_ENTITIES, RAKUTEN_SOURCE, type RakutenEntity } from "../stages/normalize/types.ts";
 
 /** One entity's line of `rakuten status`. */
@@ -18,7 +18,7 @@ export interface EntityStatus {
 export async function rakutenStatus(
   services: Pick<PipelineServices, "db" | "clock">,
 ): Promise<EntityStatus[]> {
-  const ledger = new Ledger(services.db, STAGING_TABLE, services.clock);
+  const ledger = stagingLedger(services);
   const since = utcDayStart(services.clock.now());
   const out: EntityStatus[] = [];
   for (const entity of RAKUTEN_ENTITIES) {

@@ -1,11 +1,11 @@
 import type { ApplyInput } from "tidemark/kit";
-import type { RakutenEntity } from "../stages/normalize/types.ts";
-import type { RakutenTables } from "../tables.ts";
-import { applyGenre, GENRE_APPLY_VERSION } from "./genre-job.ts";
-import { applyItem, applyItems, ITEM_APPLY_VERSION } from "./item-job.ts";
-import { applyRanking, RANKING_APPLY_VERSION } from "./ranking-job.ts";
-import type { ApplyMeta, BatchApply } from "./run-rakuten-entity.ts";
-import { applyTag, TAG_APPLY_VERSION } from "./tag-job.ts";
+import type { RakutenEntity } from "../../stages/normalize/types.ts";
+import type { RakutenTables } from "../../tables.ts";
+import { applyGenre, GENRE_APPLY_VERSION } from "./apply-genre.ts";
+import { applyItem, applyItems, ITEM_APPLY_VERSION } from "./apply-item.ts";
+import type { ApplyMeta, BatchApply } from "./apply-meta.ts";
+import { applyRanking, RANKING_APPLY_VERSION } from "./apply-ranking.ts";
+import { applyTag, TAG_APPLY_VERSION } from "./apply-tag.ts";
 
 /** An entity's applier and its current apply version. */
 export interface EntityApplier {
