@@ -1,5 +1,6 @@
 import type { CliServices } from "tidemark";
 import { listLimit, typed } from "tidemark/kit";
+import { EmailsRepo } from "../repos/emails-repo.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
 /** One email as `email-analytics emails` lists it. */
@@ -16,21 +17,16 @@ export interface ListedEmail {
 /** Stored emails, the most recently submitted first. */
 export async function listEmails(services: CliServices, limit: number): Promise<ListedEmail[]> {
   const { db } = await services.services();
-  return typed<EmailAnalyticsTables>(db)
-    .selectFrom("emails")
-    .select([
-      "id",
-      "subject",
-      "status",
-      "submitted_at",
-      "email_count",
-      "delivered_count",
-      "opened_count",
-    ])
-    .orderBy("submitted_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+  const emails = await new EmailsRepo().newest(typed<EmailAnalyticsTables>(db), limit);
+  return emails.map((e) => ({
+    id: e.id,
+    subject: e.subject,
+    status: e.status,
+    submitted_at: e.submitted_at,
+    email_count: e.email_count,
+    delivered_count: e.delivered_count,
+    opened_count: e.opened_count,
+  }));
 }
 
 /** A subject cut to fit a table column. */

@@ -2,12 +2,12 @@ import { AlreadyRunningError, type CliServices, type PipelineServices, UsageErro
 import { typed } from "tidemark/kit";
 import { FETCH_LEASE_KEY } from "../params.ts";
 import {
-  clearSchedule,
+  cancelSchedule,
   getJobRow,
   JOB_ROWS,
   type ScheduledRange,
   scheduledRange,
-  setSchedule,
+  storeSchedule,
 } from "../repos/ghost-jobs-repo.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
@@ -93,14 +93,14 @@ export async function scheduleBackfill(
   ) {
     throw new AlreadyRunningError("the scheduled backfill", undefined);
   }
-  await db.transaction().execute((tx) => setSchedule(tx, range, services.clock.now()));
+  await storeSchedule(db, range, services.clock.now());
 }
 
 /** Cancels the backfill; false when none was scheduled. A running fetch stops at its next page. */
 export async function cancelBackfill(services: ScheduleServices): Promise<boolean> {
   const db = typed<EmailAnalyticsTables>(services.db);
   if (!scheduledRange(await getJobRow(db, JOB_ROWS.scheduled))) return false;
-  await db.transaction().execute((tx) => clearSchedule(tx, services.clock.now()));
+  await cancelSchedule(db, services.clock.now());
   return true;
 }
 

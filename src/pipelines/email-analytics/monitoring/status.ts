@@ -1,6 +1,7 @@
 import type { PipelineServices } from "tidemark";
 import { typed } from "tidemark/kit";
 import { FETCH_LEASE_KEY } from "../params.ts";
+import { EmailsRepo } from "../repos/emails-repo.ts";
 import { getJobRows, JOB_ROWS, parseMetadata, scheduledRange } from "../repos/ghost-jobs-repo.ts";
 import type { EmailAnalyticsSettings } from "../settings.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
@@ -66,10 +67,7 @@ export async function emailAnalyticsStatus(
   const threshold = services.settings.openedLagWarningMinutes;
   const opened = jobs[0]?.lag_seconds ?? null;
   const openedMinutes = opened === null ? null : Math.floor(opened / 60);
-  const count = await db
-    .selectFrom("emails")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirst();
+  const emails = await new EmailsRepo().count(db);
   return {
     running: await services.leases.isHeld(FETCH_LEASE_KEY),
     jobs,
@@ -77,7 +75,7 @@ export async function emailAnalyticsStatus(
     opened_lag_warning_minutes: threshold,
     opened_lag_warning: openedMinutes !== null && openedMinutes > threshold,
     scheduled: scheduledRange(rows.find((r) => r.name === JOB_ROWS.scheduled)) ?? null,
-    emails: Number(count?.n ?? 0),
+    emails,
     out_of_window: jobs.reduce((n, j) => n + j.out_of_window, 0),
   };
 }

@@ -8,6 +8,7 @@ import {
 } from "tidemark";
 import { typed } from "tidemark/kit";
 import { emailAnalyticsStatus } from "../monitoring/status.ts";
+import { EmailsRepo } from "../repos/emails-repo.ts";
 import { emailAnalyticsServices } from "../settings.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
@@ -23,21 +24,7 @@ function minutes(seconds: number | null): string {
 }
 
 async function emailBlocks(services: Pick<PipelineServices, "db">): Promise<PanelBlock[]> {
-  const emails = await typed<EmailAnalyticsTables>(services.db)
-    .selectFrom("emails")
-    .select([
-      "id",
-      "subject",
-      "submitted_at",
-      "email_count",
-      "delivered_count",
-      "opened_count",
-      "failed_count",
-      "track_opens",
-    ])
-    .orderBy("submitted_at", "desc")
-    .limit(EMAILS)
-    .execute();
+  const emails = await new EmailsRepo().newest(typed<EmailAnalyticsTables>(services.db), EMAILS);
   const oldestFirst = [...emails].reverse();
   return [
     {

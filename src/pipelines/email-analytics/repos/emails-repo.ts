@@ -12,8 +12,51 @@ export interface EmailCounters {
   opened_count?: number;
 }
 
+/** An email as the lists show it (the CLI's `emails`, the panel), with its counters. */
+export interface EmailListed {
+  id: string;
+  subject: string | null;
+  status: string;
+  submitted_at: string;
+  email_count: number;
+  delivered_count: number;
+  opened_count: number;
+  failed_count: number;
+  track_opens: number;
+}
+
 /** `emails`: whether any exists, their sizes and newsletters, and their counters. */
 export class EmailsRepo {
+  /** How many emails are stored. */
+  async count(db: Db): Promise<number> {
+    const row = await db
+      .selectFrom("emails")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The `limit` most recently submitted emails, newest first. */
+  async newest(db: Db, limit: number): Promise<EmailListed[]> {
+    return db
+      .selectFrom("emails")
+      .select([
+        "id",
+        "subject",
+        "status",
+        "submitted_at",
+        "email_count",
+        "delivered_count",
+        "opened_count",
+        "failed_count",
+        "track_opens",
+      ])
+      .orderBy("submitted_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
+  }
+
   /** True once at least one email is stored. */
   async anyEmail(db: Db): Promise<boolean> {
     return (await db.selectFrom("emails").select("id").limit(1).executeTakeFirst()) !== undefined;

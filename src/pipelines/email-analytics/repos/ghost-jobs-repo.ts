@@ -176,3 +176,17 @@ export async function setSchedule(
     now,
   );
 }
+
+/** Stores a backfill range in its own transaction (see setSchedule). */
+export async function storeSchedule(
+  db: Kysely<EmailAnalyticsTables>,
+  range: ScheduledRange,
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute((tx) => setSchedule(tx, range, now));
+}
+
+/** Clears the backfill range in its own transaction (see clearSchedule). */
+export async function cancelSchedule(db: Kysely<EmailAnalyticsTables>, now: Date): Promise<void> {
+  await db.transaction().execute((tx) => clearSchedule(tx, now));
+}
