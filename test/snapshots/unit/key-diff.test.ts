@@ -83,4 +83,46 @@ describe("key index dedupe and diff", () => {
       { numRuns: 150 },
     );
   });
+
+  it("gives the same diff, samples, duplicates and bucket files on worker threads as on one thread", async () => {
+    const rows = (n: number, shift: number): Row[] =>
+      Array.from({ length: n }, (_, i) => ({
+        cat: ["", "tools", "кат"][i % 3]!,
+        key: `K${(i * 7 + shift) % (n - 5)}`,
+        version: 1 + ((i + shift) % 4 === 0 ? 1 : 0),
+      }));
+    for (const [pb, nb] of [
+      [16, 64],
+      [64, 16],
+      [32, 32],
+    ] as const) {
+      const before = rows(3000, 0);
+      const after = rows(3200, 3);
+      const prevDir = writeIndex(before, pb);
+      const previous = {
+        runId: "r",
+        buckets: pb,
+        read: async (b: number) => readFileSync(path.join(prevDir, keyBucketName(b))),
+      };
+      const inline = writeIndex(after, nb);
+      const threaded = writeIndex(after, nb);
+      const one = await dedupeAndDiff(inline, nb, previous, 0);
+      const two = await dedupeAndDiff(threaded, nb, previous, 2);
+      expect(one.diff.samples.added.length).toBe(10);
+      expect(one.duplicates.length).toBeGreaterThan(0);
+      expect(two).toEqual(one);
+      for (let b = 0; b < nb; b++) {
+        const name = keyBucketName(b);
+        expect(readFileSync(path.join(threaded, name))).toEqual(
+          readFileSync(path.join(inline, name)),
+        );
+      }
+    }
+  });
+
+  it("reports a bucket the worker cannot read as the run's error", async () => {
+    const dir = writeIndex([{ cat: "", key: "A", version: 1 }], 16);
+    rmSync(path.join(dir, keyBucketName(3)));
+    await expect(dedupeAndDiff(dir, 16, undefined, 2)).rejects.toThrow(/key index check: .*ENOENT/);
+  });
 });

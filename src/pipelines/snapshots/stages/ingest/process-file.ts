@@ -21,8 +21,10 @@ export function previousIndex(storage: SnapshotStorage, pointer: StatePointer): 
   return {
     runId: pointer.run_id,
     buckets: pointer.key_buckets,
-    read: (b) =>
-      storage.readText(`${pointer.state_path}/${STATE_FILES.keysDir}/${keyBucketName(b)}`),
+    read: (b) => {
+      const key = `${pointer.state_path}/${STATE_FILES.keysDir}/${keyBucketName(b)}`;
+      return storage.readBytes ? storage.readBytes(key) : storage.readText(key);
+    },
   };
 }
 
@@ -117,6 +119,7 @@ async function checkKeys(scope: RunScope, file: Ingested) {
     keysDir,
     parsed.buckets,
     previous ? previousIndex(storage, previous) : undefined,
+    parsed.threads,
   );
   await removeDuplicates(parsed, workDir, duplicates);
   await flushing;

@@ -35,6 +35,8 @@ export interface Parsed {
   buckets: number;
   multiCategory: boolean;
   sheets: XlsxReadInfo | null;
+  /** Worker threads the later phases may use on this file (0: it is small, stay inline). */
+  threads: number;
 }
 
 /** Everything parseInput needs. */
@@ -115,7 +117,17 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
         `SHA-256 at selection ${r.sha256.slice(0, 12)}…, while parsing ${digest.sha256.slice(0, 12)}…`,
       );
     }
-    return { emitter, format, encoding, bytes: digest.bytes, buckets, multiCategory, sheets };
+    const threads = size >= (r.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? r.workers : 0;
+    return {
+      emitter,
+      format,
+      encoding,
+      bytes: digest.bytes,
+      buckets,
+      multiCategory,
+      sheets,
+      threads,
+    };
   } finally {
     input.close();
     facts.close(false);

@@ -135,6 +135,15 @@ export class FsSnapshotStorage implements SnapshotStorage {
     }
   }
 
+  async readBytes(key: string): Promise<Uint8Array | undefined> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (err) {
+      if (isAbsent(err)) return undefined;
+      throw err;
+    }
+  }
+
   async writeText(key: string, text: string): Promise<void> {
     const file = this.pathOf(key);
     await mkdirDurable(path.dirname(file));

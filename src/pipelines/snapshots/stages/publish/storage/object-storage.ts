@@ -106,6 +106,15 @@ export class ObjectSnapshotStorage implements SnapshotStorage {
     }
   }
 
+  async readBytes(key: string): Promise<Uint8Array | undefined> {
+    try {
+      return await this.blobs.get(this.#k(key));
+    } catch (err) {
+      if (err instanceof BlobNotFoundError) return undefined;
+      throw err;
+    }
+  }
+
   async writeText(key: string, text: string): Promise<void> {
     await this.blobs.put(this.#k(key), text, { contentType: "application/json" });
   }

@@ -1,0 +1,201 @@
+/**
+ * Dedupe and diff of one bucket group: the new snapshot's buckets that need the same previous
+ * buckets (see groupsOf). Synchronous and self-contained, so a group runs on this thread or on
+ * a worker thread alike; the caller merges the groups' results in bucket order.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { keyBucketName } from "../../intake/layout/tree.ts";
+import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
+import { IdentityTable, type IndexLines, indexLines, sameRange } from "./key-lines.ts";
+
+/** A key reported in samples. */
+export interface KeySample {
+  category_key?: string;
+  key: unknown;
+}
+
+/** A later occurrence of a key already seen in this file. */
+export interface DuplicateRow {
+  rowNumber: number;
+  /** `category_json \t key_json`. */
+  identity: string;
+}
+
+const NL = Buffer.from("\n");
+
+/** Samples kept per list (in the diff, and per bucket on the way there). */
+export const SAMPLES = 10;
+
+/** What one new bucket added to the diff. */
+export interface BucketDiff {
+  bucket: number;
+  added: number;
+  removed: number;
+  changed: number;
+  unchanged: number;
+  samples: { added: KeySample[]; removed: KeySample[]; changed: KeySample[] };
+}
+
+/** A group's figures, bucket by bucket, and its duplicates. */
+export interface GroupResult {
+  buckets: BucketDiff[];
+  duplicates: DuplicateRow[];
+}
+
+/** The bucket layout both sides share. */
+export interface GroupLayout {
+  /** Folder of the new key index (bucket files are rewritten there without duplicates). */
+  dir: string;
+  buckets: number;
+  /** Bucket count of the previous state's index (= buckets when there is none). */
+  previousBuckets: number;
+}
+
+/** A group: one base, its new buckets and the previous buckets they need, in reading order. */
+export interface BucketGroup {
+  newBuckets: number[];
+  previousBuckets: number[];
+}
+
+/** Reads the previous buckets a group needs (undefined: there is no previous state). */
+export type GroupReader = (
+  group: BucketGroup,
+) => Promise<Array<Uint8Array | undefined> | undefined>;
+
+/**
+ * The groups, in the order the serial pass visits them: each previous bucket is needed by
+ * exactly one group, so groups run independently.
+ */
+export function groupsOf(buckets: number, previousBuckets: number): BucketGroup[] {
+  const step = Math.min(previousBuckets, buckets);
+  const groups: BucketGroup[] = [];
+  for (let base = 0; base < step; base++) {
+    const newBuckets: number[] = [];
+    for (let b = base; b < buckets; b += step) newBuckets.push(b);
+    const previous: number[] = [];
+    if (previousBuckets >= buckets)
+      for (let p = base; p < previousBuckets; p += buckets) previous.push(p);
+    else previous.push(base);
+    groups.push({ newBuckets, previousBuckets: previous });
+  }
+  return groups;
+}
+
+function emptyBucketDiff(bucket: number): BucketDiff {
+  return {
+    bucket,
+    added: 0,
+    removed: 0,
+    changed: 0,
+    unchanged: 0,
+    samples: { added: [], removed: [], changed: [] },
+  };
+}
+
+function sample(list: KeySample[], l: IndexLines, k: number): void {
+  if (list.length < SAMPLES)
+    list.push(describeIdentity(l.text.toString("utf8", l.idStart[k]!, l.idEnd[k]!)));
+}
+
+/**
+ * Dedupes one new bucket in place (first occurrence wins; the file is rewritten without the
+ * later ones); returns its lines, their table and which lines were duplicates.
+ */
+function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
+  const lines = indexLines(readFileSync(file));
+  const table = new IdentityTable(lines);
+  const state = new Uint8Array(lines.count); // 1 = duplicate, 2 = matched in previous
+  let dups = 0;
+  for (let k = 0; k < lines.count; k++) {
+    if (table.add(k) < 0) continue;
+    state[k] = 1;
+    dups++;
+    const line = lines.text.toString("utf8", lines.start[k]!, lines.idEnd[k]!);
+    duplicates.push({
+      rowNumber: parseIndexLine(line).rowNumber,
+      identity: lines.text.toString("utf8", lines.idStart[k]!, lines.idEnd[k]!),
+    });
+  }
+  if (dups > 0) {
+    const kept: Buffer[] = [];
+    for (let k = 0; k < lines.count; k++) {
+      if (state[k] !== 1) kept.push(lines.text.subarray(lines.start[k]!, lines.idEnd[k]!), NL);
+    }
+    writeFileSync(file, Buffer.concat(kept));
+  }
+  return { lines, table, state };
+}
+
+/** Compares one previous bucket's lines with new bucket b's. */
+function diffAgainst(
+  out: BucketDiff,
+  prev: IndexLines,
+  b: number,
+  layout: GroupLayout,
+  bucket: ReturnType<typeof dedupeBucket>,
+): void {
+  const { lines, table, state } = bucket;
+  const narrower = layout.previousBuckets < layout.buckets;
+  for (let j = 0; j < prev.count; j++) {
+    const h = prev.hash[j]!;
+    if (narrower && (h & (layout.buckets - 1)) !== b) continue;
+    const k = table.find(prev.text, prev.idStart[j]!, prev.idEnd[j]!, h);
+    if (k < 0) {
+      out.removed++;
+      sample(out.samples.removed, prev, j);
+      continue;
+    }
+    state[k] = 2;
+    // Same row_id prefix (the part before the first tab) = same payload.
+    const ks = lines.start[k]!;
+    const js = prev.start[j]!;
+    if (sameRange(lines.text, ks, ks + KEY_ROW_ID_CHARS, prev.text, js, js + KEY_ROW_ID_CHARS)) {
+      out.unchanged++;
+    } else {
+      out.changed++;
+      sample(out.samples.changed, lines, k);
+    }
+  }
+}
+
+/**
+ * Runs one group. `previous` holds the bytes of the group's previous buckets in
+ * `group.previousBuckets` order (empty when there is no previous state; undefined entries are
+ * empty buckets).
+ */
+export function runGroup(
+  layout: GroupLayout,
+  group: BucketGroup,
+  previous: ReadonlyArray<Uint8Array | undefined> | undefined,
+): GroupResult {
+  const result: GroupResult = { buckets: [], duplicates: [] };
+  // Several new buckets share one previous bucket (index it once); one new bucket may need
+  // several previous ones (index each when its turn comes: one in memory at a time).
+  const shared = group.newBuckets.length > 1;
+  const cache: Array<IndexLines | undefined> = [];
+  const linesOf = (i: number) => {
+    const bytes = previous?.[i];
+    const lines =
+      cache[i] ??
+      indexLines(
+        bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.alloc(0),
+      );
+    if (shared) cache[i] = lines;
+    return lines;
+  };
+  for (const b of group.newBuckets) {
+    const out = emptyBucketDiff(b);
+    const bucket = dedupeBucket(path.join(layout.dir, keyBucketName(b)), result.duplicates);
+    for (let i = 0; i < (previous?.length ?? 0); i++)
+      diffAgainst(out, linesOf(i), b, layout, bucket);
+    const { lines, state } = bucket;
+    for (let k = 0; k < lines.count; k++) {
+      if (state[k] !== 0) continue;
+      out.added++;
+      sample(out.samples.added, lines, k);
+    }
+    result.buckets.push(out);
+  }
+  return result;
+}

@@ -1,0 +1,124 @@
+/**
+ * A key-index bucket as bytes with its lines located (start, identity range, identity hash),
+ * and an open-addressing table of its identities: dedupe and diff allocate no string per line.
+ */
+import { fnv1aUtf8 } from "./utf8-bytes.ts";
+
+/**
+ * Positions of a bucket's lines: where each starts, and its identity (after the 2nd tab). The
+ * bucket stays bytes: no string per bucket or per line for the GC to collect.
+ */
+export interface IndexLines {
+  text: Buffer;
+  count: number;
+  start: Int32Array;
+  idStart: Int32Array;
+  idEnd: Int32Array;
+  hash: Int32Array;
+}
+
+/** Indexes the lines of a bucket (FNV of each identity, as identityHash computes it). */
+export function indexLines(text: Buffer): IndexLines {
+  let cap = 1024;
+  let start = new Int32Array(cap);
+  let idStart = new Int32Array(cap);
+  let idEnd = new Int32Array(cap);
+  let hash = new Int32Array(cap);
+  let n = 0;
+  let pos = 0;
+  const len = text.length;
+  while (pos < len) {
+    // One plain loop per line: Buffer#indexOf costs a native call each (three per line).
+    let nl = pos;
+    let a = -1;
+    let tabs = 0;
+    for (; nl < len; nl++) {
+      const c = text[nl]!;
+      if (c === 10) break;
+      if (c === 9 && ++tabs === 2) a = nl + 1;
+    }
+    if (nl > pos) {
+      if (n === cap) {
+        cap *= 2;
+        const grow = (x: Int32Array) => {
+          const b = new Int32Array(cap);
+          b.set(x);
+          return b;
+        };
+        start = grow(start);
+        idStart = grow(idStart);
+        idEnd = grow(idEnd);
+        hash = grow(hash);
+      }
+      // Every index line has its identity after the second tab.
+      if (a < 0) a = nl;
+      start[n] = pos;
+      idStart[n] = a;
+      idEnd[n] = nl;
+      hash[n] = fnv1aUtf8(text, a, nl, 0x811c9dc5);
+      n++;
+    }
+    pos = nl + 1;
+  }
+  return { text, count: n, start, idStart, idEnd, hash };
+}
+
+/** True when two identity ranges (of possibly different buckets) are equal. */
+export function sameRange(
+  a: Buffer,
+  as: number,
+  ae: number,
+  b: Buffer,
+  bs: number,
+  be: number,
+): boolean {
+  if (ae - as !== be - bs) return false;
+  for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
+  return true;
+}
+
+/**
+ * An open-addressing table of a bucket's identities (line numbers + 1 in a typed array), so
+ * dedupe and diff allocate no strings per line; collisions are settled by comparing text.
+ */
+export class IdentityTable {
+  readonly #slots: Int32Array;
+  readonly #mask: number;
+
+  constructor(readonly lines: IndexLines) {
+    let size = 16;
+    while (size < lines.count * 2) size *= 2;
+    this.#slots = new Int32Array(size);
+    this.#mask = size - 1;
+  }
+
+  /** The line already holding this identity (text range), or -1. */
+  find(text: Buffer, s: number, e: number, h: number): number {
+    const l = this.lines;
+    for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
+      const slot = this.#slots[i]!;
+      if (slot === 0) return -1;
+      const k = slot - 1;
+      if (l.hash[k] === h && sameRange(l.text, l.idStart[k]!, l.idEnd[k]!, text, s, e)) return k;
+    }
+  }
+
+  /** Adds line k; returns the earlier line with the same identity, or -1 (then k is added). */
+  add(k: number): number {
+    const l = this.lines;
+    const h = l.hash[k]!;
+    for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
+      const slot = this.#slots[i]!;
+      if (slot === 0) {
+        this.#slots[i] = k + 1;
+        return -1;
+      }
+      const j = slot - 1;
+      if (
+        l.hash[j] === h &&
+        sameRange(l.text, l.idStart[j]!, l.idEnd[j]!, l.text, l.idStart[k]!, l.idEnd[k]!)
+      )
+        return j;
+    }
+  }
+}
