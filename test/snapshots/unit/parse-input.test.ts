@@ -134,6 +134,26 @@ describe("CSV read paths", () => {
     });
   }
 
+  it("many batches on worker threads land in file order, and a bad byte late in the file still fails the read", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tm-csv-"));
+    dirs.push(dir);
+    const file = path.join(dir, "many.csv");
+    // ~12 MB: a dozen 1 MB batches, so a worker often finishes a batch before its turn to write.
+    const text = awkwardCsv(140_000, "\n");
+    writeFileSync(file, text);
+    const inline = await parseWith(file, 0);
+    const parallel = await parseWith(file, 2);
+    expect(inline.totals.total).toBe(140_000);
+    expect(parallel.facts).toBe(inline.facts);
+    expect(parallel.bad).toBe(inline.bad);
+    expect(parallel.keys).toEqual(inline.keys);
+    expect(parallel.totals).toEqual(inline.totals);
+    const broken = Buffer.from(text, "utf8");
+    broken[broken.length - 5000] = 0xff;
+    writeFileSync(file, broken);
+    await expect(parseWith(file, 2)).rejects.toMatchObject({ reason: "ENCODING_INVALID" });
+  });
+
   it("an XLSX read on the worker thread equals the same XLSX read in-thread", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tm-xlsx-"));
     dirs.push(dir);

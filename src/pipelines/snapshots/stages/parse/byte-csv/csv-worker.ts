@@ -10,7 +10,7 @@ import { writeAllSync } from "../../publish/artifacts/line-sink.ts";
 import type { RowEmitter } from "../../quality/emit/row-emitter.ts";
 import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
-import { type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
+import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
 
 /** Sent once, before any batch. */
 export interface WorkerInit extends BatchSetup {
@@ -61,7 +61,15 @@ export function errorKind(err: unknown): WorkerError["kind"] {
 }
 
 let init: WorkerInit | undefined;
-let processor: CsvBatchProcessor | undefined;
+/**
+ * Two processors used in turn: a batch's output waits for its turn to be written while the
+ * next batch is processed into the other's buffers, instead of the thread blocking idle.
+ */
+let processors: CsvBatchProcessor[] = [];
+let processed = 0;
+/** Processed batches whose turn to reserve has not come yet (at most two: one per processor). */
+const pending: Array<{ msg: WorkerBatch; out: BatchOutput }> = [];
+let waiting = false;
 
 /** A batch stopped because another one failed first. */
 class BatchAbortedError extends Error {
@@ -80,44 +88,99 @@ function waitTurn(turn: Int32Array, seq: number): void {
   }
 }
 
+/** Reserves the batch's byte ranges in every file (its turn has come), then writes them. */
+function write(turn: Int32Array, ends: Float64Array, msg: WorkerBatch, out: BatchOutput): void {
+  const parts = [out.facts, out.bad, ...out.keys];
+  const at: number[] = [];
+  // Plain reads and writes of `ends` are ordered by the Atomics on `turn` around them.
+  for (let i = 0; i < parts.length; i++) {
+    at.push(ends[i]!);
+    ends[i] = ends[i]! + parts[i]!.length;
+  }
+  Atomics.store(turn, 0, msg.seq + 1);
+  Atomics.notify(turn, 0);
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i]!.length > 0) writeAllSync(init!.fds[i]!, parts[i]!, parts[i]!.length, at[i]);
+  }
+  const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
+  parentPort!.postMessage(done, [msg.buffer]);
+}
+
+/** Stops the read: every waiting worker wakes up and aborts. */
+function fail(turn: Int32Array, seq: number, err: unknown): void {
+  Atomics.store(turn, 1, 1);
+  Atomics.notify(turn, 0);
+  pending.length = 0;
+  const error: WorkerError = {
+    type: "error",
+    seq,
+    kind: errorKind(err),
+    message: (err as Error).message,
+  };
+  parentPort!.postMessage(error);
+}
+
+/** Atomics.waitAsync (Node 16+; TypeScript types it from lib es2024 only). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(a: Int32Array, i: number, v: number): { value: Promise<unknown> | string };
+  }
+).waitAsync;
+
+/**
+ * Writes the pending outputs whose turn has come. While more than `mayHold` are pending, waits
+ * for the oldest's turn (blocking); otherwise, when it is not its turn yet, returns and wakes
+ * up when the turn moves, so that the next batch is processed meanwhile.
+ */
+function flush(turn: Int32Array, ends: Float64Array, mayHold: number): void {
+  while (pending.length > 0) {
+    const { msg, out } = pending[0]!;
+    if (Atomics.load(turn, 1) !== 0) throw new BatchAbortedError();
+    const current = Atomics.load(turn, 0);
+    if (current !== msg.seq) {
+      if (pending.length > mayHold) {
+        waitTurn(turn, msg.seq);
+        continue;
+      }
+      if (!waiting) {
+        waiting = true;
+        void Promise.resolve(waitAsync(turn, 0, current).value).then(() => {
+          waiting = false;
+          const head = pending[0];
+          try {
+            flush(turn, ends, processors.length);
+          } catch (err) {
+            if (head) fail(turn, head.msg.seq, err);
+          }
+        });
+      }
+      return;
+    }
+    pending.shift();
+    write(turn, ends, msg, out);
+  }
+}
+
 parentPort?.on("message", (msg: WorkerInit | WorkerBatch) => {
   if (msg.type === "init") {
     init = msg;
-    processor = new CsvBatchProcessor(msg);
+    processors = [new CsvBatchProcessor(msg), new CsvBatchProcessor(msg)];
     return;
   }
   const turn = new Int32Array(init!.turn);
   const ends = new Float64Array(init!.ends);
   try {
-    const out = processor!.process(
+    // A processor's buffers are reused by its next batch: its pending output goes out first.
+    flush(turn, ends, processors.length - 1);
+    const processor = processors[processed++ % processors.length]!;
+    const out = processor.process(
       new Uint8Array(msg.buffer, msg.offset, msg.length),
       msg.firstLine,
       msg.firstByte,
     );
-    const parts = [out.facts, out.bad, ...out.keys];
-    const at: number[] = [];
-    waitTurn(turn, msg.seq);
-    // Plain reads and writes of `ends` are ordered by the Atomics on `turn` around them.
-    for (let i = 0; i < parts.length; i++) {
-      at.push(ends[i]!);
-      ends[i] = ends[i]! + parts[i]!.length;
-    }
-    Atomics.store(turn, 0, msg.seq + 1);
-    Atomics.notify(turn, 0);
-    for (let i = 0; i < parts.length; i++) {
-      if (parts[i]!.length > 0) writeAllSync(init!.fds[i]!, parts[i]!, parts[i]!.length, at[i]);
-    }
-    const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
-    parentPort!.postMessage(done, [msg.buffer]);
+    pending.push({ msg, out });
+    flush(turn, ends, processors.length);
   } catch (err) {
-    Atomics.store(turn, 1, 1);
-    Atomics.notify(turn, 0);
-    const error: WorkerError = {
-      type: "error",
-      seq: msg.seq,
-      kind: errorKind(err),
-      message: (err as Error).message,
-    };
-    parentPort!.postMessage(error);
+    fail(turn, msg.seq, err);
   }
 });
