@@ -1,83 +1,109 @@
 /**
- * Worker thread for XLSX files: exceljs creates many short-lived objects per row, and on the
- * main thread V8 promoted them and let the heap grow (~340 MB peak for 200k rows); here a
- * larger young generation keeps them out of the old generation. The main thread streams the
- * bytes in (one chunk at a time, acknowledged), the worker reads, emits and writes the run's
- * files itself, and returns counts and sheet information.
+ * Worker thread for XLSX files: reads the workbook with exceljs and posts its rows in batches;
+ * the main thread emits them (canonical JSON, SHA-256, writes), so reading and emitting run
+ * on two cores. exceljs creates many short-lived objects per row: a larger young generation
+ * here keeps them out of the old generation (on the main thread the heap grew to ~340 MB for
+ * 200k rows). The main thread streams the bytes in (one chunk at a time, acknowledged) and
+ * grants credit for each batch it has emitted, so neither side runs far ahead.
  */
 import { Readable } from "node:stream";
 import { parentPort } from "node:worker_threads";
+import type ExcelJS from "exceljs";
 import type { SupplierConfig } from "../../intake/config/supplier-config.ts";
-import { KeyIndexWriter } from "../../publish/artifacts/key-index.ts";
-import { LineSink } from "../../publish/artifacts/line-sink.ts";
-import { RowEmitter } from "../../quality/emit/row-emitter.ts";
-import { type CompiledSchema, GateFailure } from "../../quality/emit/schema.ts";
-import { readXlsx, type XlsxReadInfo } from "./read-xlsx.ts";
+import { READER_OPTIONS } from "./xlsx-cells.ts";
+import { type RowBatch, RowBatchBuilder } from "./xlsx-row-batch.ts";
+import { planSheet } from "./xlsx-sheets.ts";
+import { openWorkbookReader } from "./xlsx-workbook-reader.ts";
 
 /** Sent first. */
 export interface XlsxInit {
   type: "init";
-  schema: CompiledSchema;
   categories: SupplierConfig["categories"];
-  runId: string;
-  supplier: string;
-  multiCategory: boolean;
-  factsFd: number;
-  badFd: number;
-  keyFds: number[];
-  buckets: number;
   /** Folder for spooled worksheets, owned (and removed) by the main thread. */
   spoolDir: string;
 }
 
-/** Messages to the worker. */
-export type XlsxIn = XlsxInit | { type: "chunk"; bytes: Uint8Array } | { type: "end" };
+/** Messages to the worker: the input's bytes, and credit for each emitted batch. */
+export type XlsxIn =
+  | XlsxInit
+  | { type: "chunk"; bytes: Uint8Array }
+  | { type: "end" }
+  | { type: "credit" };
 
 /** Messages from the worker. */
 export type XlsxOut =
   | { type: "ack" }
-  | { type: "done"; info: XlsxReadInfo; counts: ReturnType<RowEmitter["takeCounts"]> }
-  | { type: "error"; gate?: { reason: GateFailure["reason"]; detail: string }; message: string };
+  | { type: "sheet"; name: string | undefined; state: string | undefined }
+  | { type: "rows"; batch: RowBatch }
+  | { type: "sheet-end" }
+  | { type: "done" }
+  | { type: "error"; message: string };
+
+/** Rows per batch, and batches posted but not yet emitted: bounds the memory between threads. */
+const BATCH_ROWS = 2000;
+const MAX_IN_FLIGHT = 4;
+/** Input bytes buffered ahead of exceljs. */
+const INPUT_AHEAD = 4 << 20;
+
+interface SheetReader extends AsyncIterable<ExcelJS.Row> {
+  name?: string;
+  state?: string;
+}
 
 const post = (m: XlsxOut) => parentPort!.postMessage(m);
 let input: Readable | undefined;
 let waiting = false;
+let inFlight = 0;
+let wake: (() => void) | undefined;
+
+async function send(rows: RowBatchBuilder): Promise<void> {
+  const { batch, transfer } = rows.take();
+  parentPort!.postMessage({ type: "rows", batch } satisfies XlsxOut, transfer);
+  inFlight++;
+  while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => (wake = r));
+}
 
 async function run(init: XlsxInit): Promise<void> {
-  const facts = new LineSink(init.factsFd);
-  const bad = new LineSink(init.badFd);
-  const keys = new KeyIndexWriter(init.keyFds, init.buckets);
-  const emitter = new RowEmitter(init.schema, {
-    runId: init.runId,
-    supplier: init.supplier,
-    multiCategory: init.multiCategory,
-    checkSurrogates: true,
-    facts,
-    bad,
-    keys,
-  });
   try {
-    const info = await readXlsx(input!, {
-      categories: init.categories,
-      schema: init.schema,
-      emitter,
-      spoolDir: init.spoolDir,
-    });
-    facts.close();
-    bad.close();
-    keys.close();
-    post({ type: "done", info, counts: emitter.takeCounts() });
+    const reader = await openWorkbookReader(input!, READER_OPTIONS, init.spoolDir);
+    let worksheets = 0;
+    let readOne = false;
+    for await (const raw of reader) {
+      const ws = raw as unknown as SheetReader;
+      worksheets++;
+      post({ type: "sheet", name: ws.name, state: ws.state });
+      const name = ws.name ?? `Sheet${worksheets}`;
+      const plan = planSheet(init.categories, name, ws.state, readOne);
+      const read = plan.skip === undefined && !plan.unexpected;
+      const rows = new RowBatchBuilder();
+      for await (const row of ws) {
+        // A skipped sheet is drained: the zip entry must be consumed before the next one.
+        if (!read) continue;
+        rows.add(row.values as unknown[], row.number);
+        if (rows.rows >= BATCH_ROWS) {
+          readOne = true;
+          await send(rows);
+        }
+      }
+      if (rows.rows > 0) {
+        readOne = true;
+        await send(rows);
+      }
+      post({ type: "sheet-end" });
+    }
+    post({ type: "done" });
   } catch (err) {
-    const gate =
-      err instanceof GateFailure ? { reason: err.reason, detail: err.detail } : undefined;
-    post({ type: "error", gate, message: (err as Error).message });
+    post({ type: "error", message: (err as Error).message });
   }
 }
 
 parentPort?.on("message", (msg: XlsxIn) => {
   if (msg.type === "init") {
     // Acknowledge a chunk once exceljs asks for more: the main thread sends the next only then.
+    // The buffer holds a few chunks, so exceljs does not wait for a round trip to the main
+    // thread (which may be emitting a batch) each time it drains a chunk.
     input = new Readable({
+      highWaterMark: INPUT_AHEAD,
       read() {
         if (waiting) {
           waiting = false;
@@ -92,6 +118,11 @@ parentPort?.on("message", (msg: XlsxIn) => {
       waiting = false;
       post({ type: "ack" });
     }
+  } else if (msg.type === "credit") {
+    inFlight--;
+    const w = wake;
+    wake = undefined;
+    w?.();
   } else {
     input!.push(null);
   }
