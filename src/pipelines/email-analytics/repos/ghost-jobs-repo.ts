@@ -132,6 +132,12 @@ export function scheduledRange(row: GhostJobRow | undefined): ScheduledRange | u
   return schedule?.begin && schedule.end ? schedule : undefined;
 }
 
+/** True while `range` is still the scheduled backfill (not cancelled, nor scheduled anew). */
+export async function isScheduled(db: Db, range: ScheduledRange): Promise<boolean> {
+  const now = scheduledRange(await getJobRow(db, JOB_ROWS.scheduled));
+  return now?.begin === range.begin && now.end === range.end;
+}
+
 /** Records a fetch's figures in the row's metadata, keeping the rest of it. */
 export async function recordLastFetch(
   tx: Transaction<EmailAnalyticsTables>,

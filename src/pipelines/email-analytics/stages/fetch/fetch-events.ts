@@ -2,6 +2,7 @@ import type { NormalizedEvent } from "../../client/types.ts";
 import { addCounts, zeroCounts } from "../../repos/event-result.ts";
 import {
   advanceFinishedAt,
+  isScheduled,
   recordLastFetch,
   setJobTimestamp,
 } from "../../repos/ghost-jobs-repo.ts";
@@ -40,8 +41,6 @@ export interface FetchWindow extends BatchRules {
   maxEvents: number;
   /** Mailgun event types (`event=a OR b`). */
   events: readonly string[];
-  /** Checked after every applied batch (the scheduled backfill's cancel). */
-  canceled?: () => Promise<boolean>;
 }
 
 /**
@@ -99,7 +98,8 @@ export async function fetchEvents(
         waitingMembers = new Set();
       }
     }
-    if (window.canceled && (await window.canceled())) throw new FetchCanceled();
+    // The scheduled backfill's cancel is checked after every applied batch.
+    if (window.backfill && !(await isScheduled(run.db, window.backfill))) throw new FetchCanceled();
   };
   try {
     const pages = run.client.fetchEvents({
@@ -163,7 +163,7 @@ async function storeWatermark(
   failed: boolean,
 ): Promise<void> {
   const { ctx } = run;
-  const { maxEvents, ownsRow } = window;
+  const { maxEvents, backfill } = window;
   const now = ctx.clock.now();
   const last = data.lastEventTimestamp;
   const eventCount = report.events;
@@ -186,7 +186,7 @@ async function storeWatermark(
     ctx.logger.info({ job_row: data.jobName }, "[EmailAnalytics] No new events found");
   }
   const outcome = await ctx.commit<EmailAnalyticsTables, "owned" | "lost">(async (tx) => {
-    if (ownsRow && !(await ownsRow(tx))) {
+    if (backfill && !(await isScheduled(tx, backfill))) {
       // Cancelled (maybe scheduled again): this range's position means nothing to the row.
       await recordLastFetch(tx, data.jobName, figures, {}, now);
       return "lost";

@@ -1,8 +1,8 @@
-import type { Kysely } from "kysely";
 import { ALL_EVENTS, NON_OPENED_EVENTS, OPENED_EVENTS } from "../../client/types.ts";
 import {
   clearSchedule,
   getJobRow,
+  isScheduled,
   JOB_ROWS,
   lastJobRunTimestamp,
   scheduledRange,
@@ -214,10 +214,6 @@ export function fetchScheduled(run: FetchRun, cycle: number, maxEvents: number):
       await endSchedule(run);
       return 0;
     }
-    const stillScheduled = async (db: Kysely<EmailAnalyticsTables> = run.db) => {
-      const now = scheduledRange(await getJobRow(db, JOB_ROWS.scheduled));
-      return now?.begin === range.begin && now.end === range.end;
-    };
     const count = await fetchEvents(
       run,
       data,
@@ -227,14 +223,13 @@ export function fetchScheduled(run: FetchRun, cycle: number, maxEvents: number):
         maxEvents,
         events: ALL_EVENTS,
         includeOpened: true,
-        canceled: async () => !(await stillScheduled()),
-        ownsRow: (tx) => stillScheduled(tx),
+        backfill: range,
       },
       report,
     );
     // Read to the end of the range (not stopped by the budget): the backfill is done. Ghost
     // keeps re-reading the empty tail every cycle until it is cancelled.
-    if (count < maxEvents && (await stillScheduled())) await endSchedule(run);
+    if (count < maxEvents && (await isScheduled(run.db, range))) await endSchedule(run);
     return count;
   });
 }

@@ -1,8 +1,11 @@
-import type { Transaction } from "kysely";
 import type { NormalizedEvent } from "../../client/types.ts";
 import type { EventProcessingResult } from "../../repos/event-result.ts";
 import { addCounts } from "../../repos/event-result.ts";
-import { advanceFinishedAt } from "../../repos/ghost-jobs-repo.ts";
+import {
+  advanceFinishedAt,
+  isScheduled,
+  type ScheduledRange,
+} from "../../repos/ghost-jobs-repo.ts";
 import { markPending } from "../../repos/pending-stats.ts";
 import type { EmailAnalyticsTables } from "../../tables.ts";
 import type { FetchData, FetchRun } from "../fetch/fetch-state.ts";
@@ -12,11 +15,11 @@ export interface BatchRules {
   /** Opened counts are refreshed only by fetches that ask for opened events. */
   includeOpened: boolean;
   /**
-   * False once the range this fetch reads is no longer the one the row stands for (a backfill
-   * cancelled, maybe scheduled again): its position must not land on the row. Checked inside
-   * each commit that moves the row's `finished_at`.
+   * The backfill range a scheduled fetch reads. Once the row no longer stands for it (cancelled,
+   * maybe scheduled again), its position must not land on the row: checked inside each commit
+   * that moves the row's `finished_at`.
    */
-  ownsRow?: (tx: Transaction<EmailAnalyticsTables>) => Promise<boolean>;
+  backfill?: ScheduledRange;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function applyBatch(
     result = await run.ctx.commit<EmailAnalyticsTables, EventProcessingResult>(async (tx) => {
       const applied = await run.applier.apply(tx, events);
       await markPending(tx, applied, rules.includeOpened);
-      if (!rules.ownsRow || (await rules.ownsRow(tx))) {
+      if (!rules.backfill || (await isScheduled(tx, rules.backfill))) {
         await advanceFinishedAt(tx, data.jobName, last, run.ctx.clock.now());
       }
       return applied;
