@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyBucketName } from "../../../src/pipelines/snapshots/stages/intake/layout/tree.ts";
 import { dedupeAndDiff } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff.ts";
+import { KeyDiffPool } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff-pool.ts";
 import { KeyIndexWriter } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
 
 const dirs: string[] = [];
@@ -106,8 +107,9 @@ describe("key index dedupe and diff", () => {
       };
       const inline = writeIndex(after, nb);
       const threaded = writeIndex(after, nb);
-      const one = await dedupeAndDiff(inline, nb, previous, 0);
-      const two = await dedupeAndDiff(threaded, nb, previous, 2);
+      const one = await dedupeAndDiff(inline, nb, previous);
+      const pool = new KeyDiffPool(2);
+      const two = await dedupeAndDiff(threaded, nb, previous, pool).finally(() => pool.close());
       expect(one.diff.samples.added.length).toBe(10);
       expect(one.duplicates.length).toBeGreaterThan(0);
       expect(two).toEqual(one);
@@ -123,6 +125,10 @@ describe("key index dedupe and diff", () => {
   it("reports a bucket the worker cannot read as the run's error", async () => {
     const dir = writeIndex([{ cat: "", key: "A", version: 1 }], 16);
     rmSync(path.join(dir, keyBucketName(3)));
-    await expect(dedupeAndDiff(dir, 16, undefined, 2)).rejects.toThrow(/key index check: .*ENOENT/);
+    const pool = new KeyDiffPool(2);
+    await expect(dedupeAndDiff(dir, 16, undefined, pool)).rejects.toThrow(
+      /key index check: .*ENOENT/,
+    );
+    await pool.close();
   });
 });

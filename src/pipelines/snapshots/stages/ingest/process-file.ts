@@ -2,9 +2,15 @@ import path from "node:path";
 import type { SupplierConfig } from "../intake/config/supplier-config.ts";
 import { type HashedFile, moveIfPresent } from "../intake/inbox/select-input.ts";
 import { destinationDir, keyBucketName, RUN_FILES, STATE_FILES } from "../intake/layout/tree.ts";
-import { type Parsed, parseInput, WORK_KEYS_DIR } from "../parse/parse-input.ts";
+import {
+  PARALLEL_MIN_BYTES,
+  type Parsed,
+  parseInput,
+  WORK_KEYS_DIR,
+} from "../parse/parse-input.ts";
 import { dropFacts } from "../publish/artifacts/drop-facts.ts";
 import { dedupeAndDiff, type PreviousIndex } from "../publish/artifacts/key-diff.ts";
+import { KeyDiffPool } from "../publish/artifacts/key-diff-pool.ts";
 import { describeIdentity } from "../publish/artifacts/key-index.ts";
 import { LineSink } from "../publish/artifacts/line-sink.ts";
 import { publishState } from "../publish/publish-state.ts";
@@ -70,35 +76,56 @@ export async function processFile(
   cfg: SupplierConfig,
   chosen: HashedFile,
 ): Promise<IngestResult> {
-  const { storage } = scope.deps;
+  const { storage, settings } = scope.deps;
   const workDir = await storage.runWorkDir(scope.runId);
-  const t0 = performance.now();
-  let parsed: Parsed;
+  // A large file's key index is checked on worker threads, started now so that they are
+  // ready when parsing ends (two at most: the check reads as much as it computes).
+  const large = chosen.entry.size >= PARALLEL_MIN_BYTES && settings.workers > 0;
+  const pool = large ? new KeyDiffPool(Math.min(2, settings.workers)) : undefined;
   try {
-    parsed = await parseInput({
-      storage,
-      key: chosen.entry.key,
-      sha256: chosen.sha256,
-      cfg,
-      workDir,
-      runId: scope.runId,
-      supplier: scope.supplier,
-      signal: scope.deps.signal,
-      workers: scope.deps.settings.workers,
-    });
-  } catch (err) {
-    if (!(err instanceof GateFailure)) throw err;
-    return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
+    const t0 = performance.now();
+    let parsed: Parsed;
+    try {
+      parsed = await parseInput({
+        storage,
+        key: chosen.entry.key,
+        sha256: chosen.sha256,
+        cfg,
+        workDir,
+        runId: scope.runId,
+        supplier: scope.supplier,
+        signal: scope.deps.signal,
+        workers: settings.workers,
+      });
+    } catch (err) {
+      if (!(err instanceof GateFailure)) throw err;
+      return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
+    }
+    const t1 = performance.now();
+    const file: Ingested = { chosen, parsed, workDir };
+    const { diff, keysDir } = await checkKeys(scope, file, pool);
+    await pool?.close();
+    return await decideAndPublish(scope, cfg, file, { diff, keysDir }, [t0, t1]);
+  } finally {
+    await pool?.close();
   }
-  const file: Ingested = { chosen, parsed, workDir };
-  const t1 = performance.now();
-  const { diff, keysDir } = await checkKeys(scope, file);
+}
+
+/** DQ, then publication of a PASS; the phases' times go into the stats. */
+async function decideAndPublish(
+  scope: RunScope,
+  cfg: SupplierConfig,
+  file: Ingested,
+  { diff, keysDir }: Awaited<ReturnType<typeof checkKeys>>,
+  [t0, t1]: [number, number],
+): Promise<IngestResult> {
   const t2 = performance.now();
-  const { totals } = parsed.emitter;
+  const { totals } = file.parsed.emitter;
   const dq = decideDq(cfg, totals.good, totals.bad);
   const stats = fileStats(scope, cfg, file, diff, dq);
   stats.timing_ms = { parse: Math.round(t1 - t0), keys: Math.round(t2 - t1), publish: 0 };
   if (!dq.pass) {
+    const { chosen, workDir } = file;
     return failRun(scope, { reason: dq.reason, detail: dq.detail, input: chosen, stats, workDir });
   }
   const pointer = await publishFile(scope, file, stats, keysDir);
@@ -108,7 +135,7 @@ export async function processFile(
 }
 
 /** Dedupes the keys and diffs them against the published state's. */
-async function checkKeys(scope: RunScope, file: Ingested) {
+async function checkKeys(scope: RunScope, file: Ingested, pool: KeyDiffPool | undefined) {
   const { storage } = scope.deps;
   const { parsed, workDir } = file;
   // The facts (hundreds of MB) reach the disk while the key index is checked, not after.
@@ -119,7 +146,7 @@ async function checkKeys(scope: RunScope, file: Ingested) {
     keysDir,
     parsed.buckets,
     previous ? previousIndex(storage, previous) : undefined,
-    parsed.threads,
+    pool,
   );
   await removeDuplicates(parsed, workDir, duplicates);
   await flushing;

@@ -35,8 +35,6 @@ export interface Parsed {
   buckets: number;
   multiCategory: boolean;
   sheets: XlsxReadInfo | null;
-  /** Worker threads the later phases may use on this file (0: it is small, stay inline). */
-  threads: number;
 }
 
 /** Everything parseInput needs. */
@@ -117,7 +115,6 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
         `SHA-256 at selection ${r.sha256.slice(0, 12)}…, while parsing ${digest.sha256.slice(0, 12)}…`,
       );
     }
-    const threads = size >= (r.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? r.workers : 0;
     return {
       emitter,
       format,
@@ -126,7 +123,6 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
       buckets,
       multiCategory,
       sheets,
-      threads,
     };
   } finally {
     input.close();

@@ -1,7 +1,8 @@
 /**
- * Runs the key-diff groups on worker threads: this thread reads each group's previous buckets
- * (storage may be remote) and hands them over, at most two groups in flight per worker; the
- * results come back by group index.
+ * Worker threads for the key-diff groups. Started when parsing starts, so that their start-up
+ * overlaps the parse and they are ready when the key index is; this thread reads each group's
+ * previous buckets (storage may be remote) and hands them over, at most two groups in flight
+ * per worker; the results come back by group index.
  */
 import type { Worker } from "node:worker_threads";
 import { startWorkerThread } from "tidemark/kit";
@@ -11,70 +12,90 @@ import type { GroupReply, GroupTask } from "./key-diff-worker.ts";
 /** Little is allocated per line: a small young generation keeps the threads' memory down. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16 };
 
-/** Sends groups in order to the least busy worker; resolves with every group's result. */
-export async function runGroupsOnWorkers(
-  layout: GroupLayout,
-  groups: readonly BucketGroup[],
-  read: GroupReader,
-  threads: number,
-): Promise<GroupResult[]> {
-  const workers: Worker[] = [];
-  const busy: number[] = [];
-  const results: GroupResult[] = new Array(groups.length);
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const wakeUp = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const fail = (err: Error) => {
-    failure ??= err;
-    wakeUp();
-  };
-  const next = () =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-  try {
-    for (let i = 0; i < threads; i++) {
+/** A pool of key-diff worker threads; close() it when the run is done with it. */
+export class KeyDiffPool {
+  readonly #workers: Worker[] = [];
+  readonly #busy: number[] = [];
+  #results: GroupResult[] = [];
+  #failure: Error | undefined;
+  #closed = false;
+  #wake: (() => void) | undefined;
+
+  constructor(threads: number) {
+    for (let slot = 0; slot < threads; slot++) {
       const w = startWorkerThread(import.meta.url, "key-diff-worker", WORKER_LIMITS);
-      const slot = i;
       w.on("message", (m: GroupReply) => {
-        busy[slot]!--;
-        if (m.type === "error") fail(new Error(`key index check: ${m.message}`));
-        else results[m.index] = m.result;
-        wakeUp();
+        this.#busy[slot]!--;
+        if (m.type === "error") this.#fail(new Error(`key index check: ${m.message}`));
+        else this.#results[m.index] = m.result;
+        this.#wakeUp();
       });
-      w.on("error", fail);
+      w.on("error", (err) => this.#fail(err));
       w.on("exit", (code) => {
-        if (code !== 0) fail(new Error(`key-diff worker exited with code ${code}`));
+        if (code !== 0 && !this.#closed)
+          this.#fail(new Error(`key-diff worker exited with code ${code}`));
       });
-      workers.push(w);
-      busy.push(0);
+      this.#workers.push(w);
+      this.#busy.push(0);
     }
+  }
+
+  get threads(): number {
+    return this.#workers.length;
+  }
+
+  /** Runs the groups, reading each one's previous buckets just before it is sent. */
+  async run(
+    layout: GroupLayout,
+    groups: readonly BucketGroup[],
+    read: GroupReader,
+  ): Promise<GroupResult[]> {
+    this.#results = new Array(groups.length);
     for (let index = 0; index < groups.length; index++) {
       const previous = await read(groups[index]!);
+      const group = groups[index]!;
       for (;;) {
-        if (failure) throw failure;
-        const slot = busy.indexOf(Math.min(...busy));
-        if (busy[slot]! < 2) {
-          const task: GroupTask = { type: "group", index, layout, group: groups[index]!, previous };
-          busy[slot]!++;
-          workers[slot]!.postMessage(task, ownBuffers(previous));
+        this.#check();
+        const slot = this.#busy.indexOf(Math.min(...this.#busy));
+        if (this.#busy[slot]! < 2) {
+          const task: GroupTask = { type: "group", index, layout, group, previous };
+          this.#busy[slot]!++;
+          this.#workers[slot]!.postMessage(task, ownBuffers(previous));
           break;
         }
-        await next();
+        await this.#next();
       }
     }
-    while (busy.some((n) => n > 0)) {
-      if (failure) throw failure;
-      await next();
-    }
-    if (failure) throw failure;
-    return results;
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    while (this.#busy.some((n) => n > 0)) await this.#next();
+    this.#check();
+    return this.#results;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#workers.map((w) => w.terminate()));
+  }
+
+  #fail(err: Error): void {
+    this.#failure ??= err;
+    this.#wakeUp();
+  }
+
+  #check(): void {
+    if (this.#failure) throw this.#failure;
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #next(): Promise<void> {
+    this.#check();
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+    });
   }
 }
 

@@ -15,7 +15,7 @@ import {
   runGroup,
   SAMPLES,
 } from "./key-diff-group.ts";
-import { runGroupsOnWorkers } from "./key-diff-pool.ts";
+import type { KeyDiffPool } from "./key-diff-pool.ts";
 
 export type { DuplicateRow, KeySample } from "./key-diff-group.ts";
 
@@ -79,21 +79,21 @@ function mergeGroups(previousRunId: string | null, results: GroupResult[]) {
 
 /**
  * Dedupes the new index in place (bucket files rewritten without duplicates) and diffs it
- * against `previous`. Returns the diff and the duplicates, in file order. `threads` > 0 runs
- * the groups on that many worker threads.
+ * against `previous`. Returns the diff and the duplicates, in file order. With a `pool`, the
+ * groups run on its worker threads.
  */
 export async function dedupeAndDiff(
   dir: string,
   buckets: number,
   previous: PreviousIndex | undefined,
-  threads = 0,
+  pool?: KeyDiffPool,
 ): Promise<{ diff: SnapshotDiff; duplicates: DuplicateRow[] }> {
   const layout: GroupLayout = { dir, buckets, previousBuckets: previous?.buckets ?? buckets };
   const groups = groupsOf(buckets, layout.previousBuckets);
   const read = groupReader(previous);
   let results: GroupResult[];
-  if (threads > 0 && groups.length > 1) {
-    results = await runGroupsOnWorkers(layout, groups, read, Math.min(threads, groups.length));
+  if (pool && groups.length > 1) {
+    results = await pool.run(layout, groups, read);
   } else {
     results = [];
     for (const group of groups) results.push(runGroup(layout, group, await read(group)));
