@@ -46,15 +46,18 @@ export async function hashStored(
   storage: SnapshotStorage,
   key: string,
 ): Promise<string | undefined> {
-  let stream: Awaited<ReturnType<SnapshotStorage["openRead"]>>;
+  let chunks: AsyncIterable<Uint8Array>;
   try {
-    stream = await storage.openRead(key);
+    // One reused buffer where the storage offers it: no megabyte of garbage per chunk.
+    chunks = storage.openChunks
+      ? (await storage.openChunks(key)).chunks
+      : await storage.openRead(key);
   } catch (err) {
     if (err instanceof StorageNotFoundError) return undefined;
     throw err;
   }
   const hash = createHash("sha256");
-  for await (const chunk of stream) hash.update(chunk as Buffer);
+  for await (const chunk of chunks) hash.update(chunk);
   return hash.digest("hex");
 }
 
