@@ -52,7 +52,7 @@ export async function collectCommand(
     throw new NotFoundError(
       job
         ? `job ${jobName} is a ${job.type} job, not books.run`
-        : `unknown job ${JSON.stringify(jobName)}: add it with tidemark job add ${jobName} --type books.run`,
+        : `unknown job ${JSON.stringify(jobName)}: no stored job has that name (add a books.run job first, as docs/pipelines/books.md shows)`,
     );
   }
   const interrupt = interruptSignal();
