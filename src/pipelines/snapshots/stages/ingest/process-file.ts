@@ -78,37 +78,38 @@ export async function processFile(
 ): Promise<IngestResult> {
   const { storage, settings } = scope.deps;
   const workDir = await storage.runWorkDir(scope.runId);
-  // A large file's key index is checked on worker threads, started now so that they are
-  // ready when parsing ends (two at most: the check reads as much as it computes).
-  const large = chosen.entry.size >= PARALLEL_MIN_BYTES && settings.workers > 0;
-  const pool = large ? new KeyDiffPool(Math.min(2, settings.workers)) : undefined;
+  const t0 = performance.now();
+  let parsed: Parsed;
   try {
-    const t0 = performance.now();
-    let parsed: Parsed;
-    try {
-      parsed = await parseInput({
-        storage,
-        key: chosen.entry.key,
-        sha256: chosen.sha256,
-        cfg,
-        workDir,
-        runId: scope.runId,
-        supplier: scope.supplier,
-        signal: scope.deps.signal,
-        workers: settings.workers,
-      });
-    } catch (err) {
-      if (!(err instanceof GateFailure)) throw err;
-      return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
-    }
-    const t1 = performance.now();
-    const file: Ingested = { chosen, parsed, workDir };
-    const { diff, keysDir } = await checkKeys(scope, file, pool);
-    await pool?.close();
-    return await decideAndPublish(scope, cfg, file, { diff, keysDir }, [t0, t1]);
+    parsed = await parseInput({
+      storage,
+      key: chosen.entry.key,
+      sha256: chosen.sha256,
+      cfg,
+      workDir,
+      runId: scope.runId,
+      supplier: scope.supplier,
+      signal: scope.deps.signal,
+      workers: settings.workers,
+    });
+  } catch (err) {
+    if (!(err instanceof GateFailure)) throw err;
+    return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
+  }
+  const t1 = performance.now();
+  const file: Ingested = { chosen, parsed, workDir };
+  // A large CSV file's key index is checked on worker threads.
+  const threaded = cfg.format === "csv" && chosen.entry.size >= PARALLEL_MIN_BYTES;
+  // Two at most: the check reads about as much as it computes.
+  const threads = threaded ? Math.min(2, settings.workers) : 0;
+  const pool = threads > 0 ? new KeyDiffPool(threads) : undefined;
+  let keys: Awaited<ReturnType<typeof checkKeys>>;
+  try {
+    keys = await checkKeys(scope, file, pool);
   } finally {
     await pool?.close();
   }
+  return decideAndPublish(scope, cfg, file, keys, [t0, t1]);
 }
 
 /** DQ, then publication of a PASS; the phases' times go into the stats. */

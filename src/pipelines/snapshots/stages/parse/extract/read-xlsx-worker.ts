@@ -14,7 +14,7 @@ import { SheetCollector, type XlsxReadInfo } from "./xlsx-sheets.ts";
 import type { XlsxIn, XlsxOut } from "./xlsx-worker.ts";
 
 /** A young generation big enough for exceljs's per-row objects (see xlsx-worker.ts). */
-const XLSX_WORKER_LIMITS = { maxYoungGenerationSizeMb: 64 };
+const XLSX_WORKER_LIMITS = { maxYoungGenerationSizeMb: 48 };
 
 /** What readXlsxInWorker is given besides the in-thread options (rows are emitted here). */
 type WorkerReadOptions = XlsxOptions & {

@@ -1,6 +1,5 @@
 /**
- * Worker threads for the key-diff groups. Started when parsing starts, so that their start-up
- * overlaps the parse and they are ready when the key index is; this thread reads each group's
+ * Worker threads for the key-diff groups: this thread reads each group's
  * previous buckets (storage may be remote) and hands them over, at most two groups in flight
  * per worker; the results come back by group index.
  */
