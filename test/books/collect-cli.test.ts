@@ -1,35 +1,13 @@
 // `tidemark books collect <job-name>`: runs a stored books.run job through the engine and says
 // where its cursor went (docs/pipelines/books.md, "Commands").
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { runCli } from "../../src/testing/run-cli.ts";
-import {
-  booksRegistry,
-  cursorRepo,
-  startBooksFake,
-  startCapture,
-} from "./support/books-harness.ts";
-import { cliEnv, runtimeOn } from "./support/cli-env.ts";
+import { cursorRepo } from "./support/books-harness.ts";
+import { booksCli, runtimeOn } from "./support/cli-env.ts";
 
 describeEachDialect("tidemark books collect", (h) => {
   it("runs the job, prints the cursor's move, and refuses bad names and limits", async () => {
-    const { server } = await startBooksFake({ sizes: { "intitle:consulting": 300 } });
-    const smtp = await startCapture();
-    const { cwd, env, target } = await cliEnv(h);
-    writeFileSync(
-      path.join(cwd, "tidemark.yaml"),
-      [
-        "pipelines:",
-        "  books:",
-        `    base_url: ${server.url}`,
-        "    requests_per_second: 1000",
-        `    smtp: { host: ${smtp.host}, port: ${smtp.port} }`,
-        "",
-      ].join("\n"),
-    );
-    const cli = (argv: string[]) => runCli(argv, { cwd, env, registry: booksRegistry() });
+    const { smtp, env, target, cli } = await booksCli(h, { "intitle:consulting": 300 });
     const params = JSON.stringify({
       queries: ["intitle:consulting"],
       max_per_run: 40,

@@ -1,37 +1,16 @@
 // `tidemark run-due --dry-run` through the CLI, with the pipeline configured in tidemark.yaml.
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
-import { runCli } from "../../src/testing/run-cli.ts";
-import {
-  booksRegistry,
-  cursorRepo,
-  startBooksFake,
-  startCapture,
-} from "./support/books-harness.ts";
-import { cliEnv, runtimeOn } from "./support/cli-env.ts";
+import { cursorRepo } from "./support/books-harness.ts";
+import { booksCli, runtimeOn } from "./support/cli-env.ts";
 
 describeEachDialect("tidemark run-due with a books job", (h) => {
   it("runs the due job on --dry-run: digest printed, nothing mailed, cursor moved", async () => {
-    const { server } = await startBooksFake({
-      sizes: { "intitle:consulting": 300, "subject:management": 300 },
+    const { smtp, env, target, cli } = await booksCli(h, {
+      "intitle:consulting": 300,
+      "subject:management": 300,
     });
-    const smtp = await startCapture();
-    const { cwd, env, target } = await cliEnv(h);
-    writeFileSync(
-      path.join(cwd, "tidemark.yaml"),
-      [
-        "pipelines:",
-        "  books:",
-        `    base_url: ${server.url}`,
-        "    requests_per_second: 1000",
-        `    smtp: { host: ${smtp.host}, port: ${smtp.port} }`,
-        "",
-      ].join("\n"),
-    );
-    const cli = (argv: string[]) => runCli(argv, { cwd, env, registry: booksRegistry() });
     const params = JSON.stringify({
       queries: ["intitle:consulting", "subject:management"],
       max_per_run: 80,

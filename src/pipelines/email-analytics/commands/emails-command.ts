@@ -1,18 +1,13 @@
 import type { CliServices } from "tidemark";
 import { listLimit, typed } from "tidemark/kit";
-import { EmailsRepo } from "../repos/emails-repo.ts";
+import { type EmailListed, EmailsRepo } from "../repos/emails-repo.ts";
 import type { EmailAnalyticsTables } from "../tables.ts";
 
-/** One email as `email-analytics emails` lists it. */
-export interface ListedEmail {
-  id: string;
-  subject: string | null;
-  status: string;
-  submitted_at: string;
-  email_count: number;
-  delivered_count: number;
-  opened_count: number;
-}
+/** One email as `email-analytics emails` lists it (its fields stay what the command printed). */
+export type ListedEmail = Pick<
+  EmailListed,
+  "id" | "subject" | "status" | "submitted_at" | "email_count" | "delivered_count" | "opened_count"
+>;
 
 /** Stored emails, the most recently submitted first. */
 export async function listEmails(services: CliServices, limit: number): Promise<ListedEmail[]> {

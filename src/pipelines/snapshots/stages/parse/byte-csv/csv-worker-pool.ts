@@ -5,6 +5,7 @@ import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
 import type { WorkerBatch, WorkerDone, WorkerError, WorkerInit } from "./csv-worker.ts";
+import { Waiter } from "./waiter.ts";
 
 /** A worker failed to read a batch. */
 export class WorkerBatchError extends Error {
@@ -82,7 +83,7 @@ export class CsvWorkerPool implements BatchRunner {
   #submitted = 0;
   #done = 0;
   #failure: Error | undefined;
-  #wake: (() => void) | undefined;
+  readonly #waiter = new Waiter();
 
   /** Positional-write fds of the output files (ours to close). */
   readonly #fds: number[];
@@ -186,16 +187,12 @@ export class CsvWorkerPool implements BatchRunner {
   }
 
   #wakeUp(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    this.#waiter.wake();
   }
 
   #next(): Promise<void> {
     this.#check();
-    return new Promise((resolve) => {
-      this.#wake = resolve;
-    });
+    return this.#waiter.wait();
   }
 
   #check(): void {

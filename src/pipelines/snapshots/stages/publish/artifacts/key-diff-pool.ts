@@ -5,6 +5,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { startWorkerThread } from "tidemark/kit";
+import { Waiter } from "../../parse/byte-csv/waiter.ts";
 import type { BucketGroup, GroupLayout, GroupReader, GroupResult } from "./key-diff-group.ts";
 import type { GroupReply, GroupTask } from "./key-diff-worker.ts";
 
@@ -18,7 +19,7 @@ export class KeyDiffPool {
   #results: GroupResult[] = [];
   #failure: Error | undefined;
   #closed = false;
-  #wake: (() => void) | undefined;
+  readonly #waiter = new Waiter();
 
   constructor(threads: number) {
     for (let slot = 0; slot < threads; slot++) {
@@ -85,16 +86,12 @@ export class KeyDiffPool {
   }
 
   #wakeUp(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    this.#waiter.wake();
   }
 
   #next(): Promise<void> {
     this.#check();
-    return new Promise((resolve) => {
-      this.#wake = resolve;
-    });
+    return this.#waiter.wait();
   }
 }
 
