@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import { chunks } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
-import { ROWS_PER_STATEMENT } from "./sql-batch.ts";
+import { findInParts } from "./sql-batch.ts";
 
 type Db = Kysely<EmailAnalyticsTables> | Transaction<EmailAnalyticsTables>;
 
@@ -77,17 +76,9 @@ export class EmailsRepo {
     db: Db,
     emailIds: readonly string[],
   ): Promise<Array<{ id: string; newsletter_id: string | null }>> {
-    const out: Array<{ id: string; newsletter_id: string | null }> = [];
-    for (const part of chunks([...emailIds], ROWS_PER_STATEMENT)) {
-      out.push(
-        ...(await db
-          .selectFrom("emails")
-          .select(["id", "newsletter_id"])
-          .where("id", "in", part)
-          .execute()),
-      );
-    }
-    return out;
+    return findInParts(emailIds, (part) =>
+      db.selectFrom("emails").select(["id", "newsletter_id"]).where("id", "in", part).execute(),
+    );
   }
 
   /** Writes an email's counters. */

@@ -1,7 +1,13 @@
 import { sql, type Transaction } from "kysely";
 import { chunks, type DialectName } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
-import { ROWS_PER_STATEMENT, updateColumnById, valuesColumn, valuesTable } from "./sql-batch.ts";
+import {
+  findInParts,
+  ROWS_PER_STATEMENT,
+  updateColumnById,
+  valuesColumn,
+  valuesTable,
+} from "./sql-batch.ts";
 
 type Tx = Transaction<EmailAnalyticsTables>;
 
@@ -28,17 +34,9 @@ export class MembersRepo {
     tx: Tx,
     memberIds: readonly string[],
   ): Promise<Array<{ id: string; last_seen_at: string | null }>> {
-    const out: Array<{ id: string; last_seen_at: string | null }> = [];
-    for (const part of chunks([...memberIds], ROWS_PER_STATEMENT)) {
-      out.push(
-        ...(await tx
-          .selectFrom("members")
-          .select(["id", "last_seen_at"])
-          .where("id", "in", part)
-          .execute()),
-      );
-    }
-    return out;
+    return findInParts(memberIds, (part) =>
+      tx.selectFrom("members").select(["id", "last_seen_at"]).where("id", "in", part).execute(),
+    );
   }
 
   /** Writes `last_seen_at` (member id → ISO time). */

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import { chunks, type DialectName } from "tidemark/kit";
 import type { EmailAnalyticsTables } from "../tables.ts";
-import { ROWS_PER_STATEMENT, updateColumnById } from "./sql-batch.ts";
+import { findInParts, ROWS_PER_STATEMENT, updateColumnById } from "./sql-batch.ts";
 
 type Db = Kysely<EmailAnalyticsTables> | Transaction<EmailAnalyticsTables>;
 
@@ -27,17 +27,13 @@ export class RecipientsRepo {
     db: Db,
     providerIds: readonly string[],
   ): Promise<Array<{ provider_id: string | null; email_id: string }>> {
-    const out: Array<{ provider_id: string | null; email_id: string }> = [];
-    for (const part of chunks([...providerIds], ROWS_PER_STATEMENT)) {
-      out.push(
-        ...(await db
-          .selectFrom("email_batches")
-          .select(["provider_id", "email_id"])
-          .where("provider_id", "in", part)
-          .execute()),
-      );
-    }
-    return out;
+    return findInParts(providerIds, (part) =>
+      db
+        .selectFrom("email_batches")
+        .select(["provider_id", "email_id"])
+        .where("provider_id", "in", part)
+        .execute(),
+    );
   }
 
   /** The recipients of one email in id order: all of them, or those with these addresses. */

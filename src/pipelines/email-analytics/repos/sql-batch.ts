@@ -6,6 +6,19 @@ import type { EmailAnalyticsTables } from "../tables.ts";
 /** Rows per multi-row statement: well under both dialects' bound-parameter limits. */
 export const ROWS_PER_STATEMENT = 500;
 
+/**
+ * The rows a lookup by many keys finds, asked ROWS_PER_STATEMENT keys at a time (`find` runs
+ * one statement for one part of the keys).
+ */
+export async function findInParts<T>(
+  keys: readonly string[],
+  find: (part: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  const out: T[] = [];
+  for (const part of chunks([...keys], ROWS_PER_STATEMENT)) out.push(...(await find(part)));
+  return out;
+}
+
 /** Kinds of value a batched update writes. */
 export type ValueKind = "timestamp" | "integer";
 
