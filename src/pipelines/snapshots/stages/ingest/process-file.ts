@@ -76,7 +76,7 @@ export async function processFile(
   cfg: SupplierConfig,
   chosen: HashedFile,
 ): Promise<IngestResult> {
-  const { storage, settings } = scope.deps;
+  const { storage } = scope.deps;
   const workDir = await storage.runWorkDir(scope.runId);
   const t0 = performance.now();
   let parsed: Parsed;
@@ -90,43 +90,21 @@ export async function processFile(
       runId: scope.runId,
       supplier: scope.supplier,
       signal: scope.deps.signal,
-      workers: settings.workers,
+      workers: scope.deps.settings.workers,
     });
   } catch (err) {
     if (!(err instanceof GateFailure)) throw err;
     return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
   }
-  const t1 = performance.now();
   const file: Ingested = { chosen, parsed, workDir };
-  // A large CSV file's key index is checked on worker threads.
-  const threaded = cfg.format === "csv" && chosen.entry.size >= PARALLEL_MIN_BYTES;
-  // Two at most: the check reads about as much as it computes.
-  const threads = threaded ? Math.min(2, settings.workers) : 0;
-  const pool = threads > 0 ? new KeyDiffPool(threads) : undefined;
-  let keys: Awaited<ReturnType<typeof checkKeys>>;
-  try {
-    keys = await checkKeys(scope, file, pool);
-  } finally {
-    await pool?.close();
-  }
-  return decideAndPublish(scope, cfg, file, keys, [t0, t1]);
-}
-
-/** DQ, then publication of a PASS; the phases' times go into the stats. */
-async function decideAndPublish(
-  scope: RunScope,
-  cfg: SupplierConfig,
-  file: Ingested,
-  { diff, keysDir }: Awaited<ReturnType<typeof checkKeys>>,
-  [t0, t1]: [number, number],
-): Promise<IngestResult> {
+  const t1 = performance.now();
+  const { diff, keysDir } = await checkKeys(scope, cfg, file);
   const t2 = performance.now();
-  const { totals } = file.parsed.emitter;
+  const { totals } = parsed.emitter;
   const dq = decideDq(cfg, totals.good, totals.bad);
   const stats = fileStats(scope, cfg, file, diff, dq);
   stats.timing_ms = { parse: Math.round(t1 - t0), keys: Math.round(t2 - t1), publish: 0 };
   if (!dq.pass) {
-    const { chosen, workDir } = file;
     return failRun(scope, { reason: dq.reason, detail: dq.detail, input: chosen, stats, workDir });
   }
   const pointer = await publishFile(scope, file, stats, keysDir);
@@ -135,8 +113,24 @@ async function decideAndPublish(
   return finishPass(scope, file, stats, diff, pointer);
 }
 
-/** Dedupes the keys and diffs them against the published state's. */
-async function checkKeys(scope: RunScope, file: Ingested, pool: KeyDiffPool | undefined) {
+/**
+ * Dedupes the keys and diffs them against the published state's; a large CSV file's on worker
+ * threads (two at most: the check reads about as much as it computes).
+ */
+async function checkKeys(scope: RunScope, cfg: SupplierConfig, file: Ingested) {
+  const { settings } = scope.deps;
+  const threaded = cfg.format === "csv" && file.chosen.entry.size >= PARALLEL_MIN_BYTES;
+  const threads = threaded ? Math.min(2, settings.workers) : 0;
+  const pool = threads > 0 ? new KeyDiffPool(threads) : undefined;
+  try {
+    return await dedupeAndDrop(scope, file, pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** The check itself, later occurrences of a key moved from the facts to the bad rows. */
+async function dedupeAndDrop(scope: RunScope, file: Ingested, pool: KeyDiffPool | undefined) {
   const { storage } = scope.deps;
   const { parsed, workDir } = file;
   // The facts (hundreds of MB) reach the disk while the key index is checked, not after.

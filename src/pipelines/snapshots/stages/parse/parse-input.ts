@@ -115,15 +115,7 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
         `SHA-256 at selection ${r.sha256.slice(0, 12)}…, while parsing ${digest.sha256.slice(0, 12)}…`,
       );
     }
-    return {
-      emitter,
-      format,
-      encoding,
-      bytes: digest.bytes,
-      buckets,
-      multiCategory,
-      sheets,
-    };
+    return { emitter, format, encoding, bytes: digest.bytes, buckets, multiCategory, sheets };
   } finally {
     input.close();
     facts.close(false);
