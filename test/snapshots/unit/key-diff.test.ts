@@ -54,7 +54,7 @@ describe("key index dedupe and diff", () => {
           const { diff, duplicates } = await dedupeAndDiff(dir, nb, {
             runId: "r",
             buckets: pb,
-            read: async (b) => readFileSync(path.join(prevDir, keyBucketName(b)), "utf8"),
+            read: async (b) => readFileSync(path.join(prevDir, keyBucketName(b))),
           });
           let added = 0;
           let changed = 0;

@@ -27,10 +27,8 @@ export function previousIndex(storage: SnapshotStorage, pointer: StatePointer): 
   return {
     runId: pointer.run_id,
     buckets: pointer.key_buckets,
-    read: (b) => {
-      const key = `${pointer.state_path}/${STATE_FILES.keysDir}/${keyBucketName(b)}`;
-      return storage.readBytes ? storage.readBytes(key) : storage.readText(key);
-    },
+    read: (b) =>
+      storage.readBytes(`${pointer.state_path}/${STATE_FILES.keysDir}/${keyBucketName(b)}`),
   };
 }
 

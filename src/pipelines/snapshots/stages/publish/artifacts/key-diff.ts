@@ -23,8 +23,8 @@ export type { DuplicateRow, KeySample } from "./key-diff-group.ts";
 export interface PreviousIndex {
   runId: string;
   buckets: number;
-  /** Bytes (or text) of one bucket file (empty or undefined when empty/absent). */
-  read(bucket: number): Promise<Uint8Array | string | undefined>;
+  /** Bytes of one bucket file (empty or undefined when empty/absent). */
+  read(bucket: number): Promise<Uint8Array | undefined>;
 }
 
 /** Full-snapshot comparison with the previous state. */
@@ -41,11 +41,7 @@ export interface SnapshotDiff {
 function groupReader(previous: PreviousIndex | undefined): GroupReader {
   return async (group) => {
     if (!previous) return undefined;
-    const read = async (p: number) => {
-      const data = await previous.read(p);
-      return typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    };
-    return Promise.all(group.previousBuckets.map(read));
+    return Promise.all(group.previousBuckets.map((p) => previous.read(p)));
   };
 }
 

@@ -127,15 +127,10 @@ export class FsSnapshotStorage implements SnapshotStorage {
   }
 
   async readText(key: string): Promise<string | undefined> {
-    try {
-      return await readFile(this.pathOf(key), "utf8");
-    } catch (err) {
-      if (isAbsent(err)) return undefined;
-      throw err;
-    }
+    return (await this.readBytes(key))?.toString("utf8");
   }
 
-  async readBytes(key: string): Promise<Uint8Array | undefined> {
+  async readBytes(key: string): Promise<Buffer | undefined> {
     try {
       return await readFile(this.pathOf(key));
     } catch (err) {

@@ -98,15 +98,10 @@ export class ObjectSnapshotStorage implements SnapshotStorage {
   }
 
   async readText(key: string): Promise<string | undefined> {
-    try {
-      return (await this.blobs.get(this.#k(key))).toString("utf8");
-    } catch (err) {
-      if (err instanceof BlobNotFoundError) return undefined;
-      throw err;
-    }
+    return (await this.readBytes(key))?.toString("utf8");
   }
 
-  async readBytes(key: string): Promise<Uint8Array | undefined> {
+  async readBytes(key: string): Promise<Buffer | undefined> {
     try {
       return await this.blobs.get(this.#k(key));
     } catch (err) {

@@ -76,8 +76,8 @@ export interface SnapshotStorage {
    */
   openChunks?(key: string): Promise<{ chunks: AsyncIterable<Uint8Array>; close(): void }>;
   readText(key: string): Promise<string | undefined>;
-  /** Optional: the file's bytes (no text decoding); undefined when absent. */
-  readBytes?(key: string): Promise<Uint8Array | undefined>;
+  /** The file's bytes (no text decoding); undefined when absent. */
+  readBytes(key: string): Promise<Uint8Array | undefined>;
   /** Atomic create-or-replace. */
   writeText(key: string, text: string): Promise<void>;
   /** Moves a file into toDir keeping its name (`.<n>` appended on collision); returns the new key. */
