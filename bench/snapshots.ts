@@ -1,11 +1,11 @@
 // Snapshots pipeline benchmark (issue 4): full ingestion of a 1,000,000-row CSV (~75 MB, Cyrillic
 // names with commas) in a child process on an installed data dir (schema migrated beforehand) —
-// wall time, rows/s, peak RSS — against DuckDB doing the core transform on the same file; a
-// second ingestion (diff against the 1M state); a 14-sheet, 200,000-row XLSX; with --10m, the
-// 10,000,000-row CSV whose peak RSS must stay within 10% of the 1M figure; the XLSX against a
-// bare streaming read of the same workbook with exceljs. Every output is checked byte for byte against the fingerprints recorded from the previous build
-// (bench/snapshots-baseline.json; --record-outputs records them). Runs the compiled build
-// (production layout) unless --from-source.
+// wall time, rows/s, peak RSS — against DuckDB doing the core transform on the same file; a second
+// ingestion (diff against the 1M state); a 14-sheet, 200,000-row XLSX; with --10m, the
+// 10,000,000-row CSV whose peak RSS must stay within 10% of the 1M figure; the XLSX against a bare
+// streaming read of the same workbook with exceljs. Every output is checked byte for byte against
+// the fingerprints recorded from the previous build (bench/snapshots-baseline.json;
+// --record-outputs records them). Runs the compiled build (production layout) unless --from-source.
 //
 //   npm run bench:snapshots [-- --rows N] [--repeat N] [--10m] [--xlsx-rows N] [--from-source] [--keep] [--record-outputs]
 import {
