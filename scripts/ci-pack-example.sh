@@ -11,8 +11,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tidemark-pack.XXXXXX")"
 PIDS=()
+# Background commands run in a session of their own (setsid): npx does not pass a signal on to
+# the tidemark process it started, so the whole group is stopped, not only npx.
 cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$WORK"
 }
@@ -84,7 +86,7 @@ step "acme from plugins: against its fake, then its panel on the dashboard"
 ACME="$PROJECT/acme"
 cd "$ACME"
 npm run typecheck
-npx tidemark -c tidemark.yaml fake acme >fake.out 2>&1 &
+setsid npx tidemark -c tidemark.yaml fake acme >fake.out 2>&1 &
 PIDS+=($!)
 URL_LINE="$(wait_for_line fake.out 'export TIDEMARK_ACME_URL=')"
 export TIDEMARK_ACME_URL="${URL_LINE##*=}"
@@ -103,7 +105,7 @@ npx tidemark -c tidemark.yaml run records --json | node -e '
   });'
 
 PORT="$(node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-npx tidemark -c tidemark.yaml serve --insecure-no-auth --port "$PORT" >serve.out 2>&1 &
+setsid npx tidemark -c tidemark.yaml serve --insecure-no-auth --port "$PORT" >serve.out 2>&1 &
 PIDS+=($!)
 node -e '
   const url = process.argv[1];
