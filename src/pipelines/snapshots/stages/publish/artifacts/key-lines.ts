@@ -2,7 +2,7 @@
  * A key-index bucket as bytes with its lines located (start, identity range, identity hash),
  * and an open-addressing table of its identities: dedupe and diff allocate no string per line.
  */
-import { fnv1aUtf8 } from "./utf8-bytes.ts";
+import { KEY_ROW_ID_CHARS } from "./key-index.ts";
 
 /**
  * Positions of a bucket's lines: where each starts, and its identity (after the 2nd tab). The
@@ -17,6 +17,46 @@ export interface IndexLines {
   hash: Int32Array;
 }
 
+/** Where fnvToLf stopped (a second result without an object per line). */
+let lineEnd = 0;
+
+/**
+ * FNV-1a of the text from `start` to the next LF (or `end`), over UTF-16 code units as
+ * fnv1aUtf8 computes it, in the same pass that finds the LF; sets lineEnd to the LF's index.
+ */
+function fnvToLf(b: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  let i = start;
+  while (i < end) {
+    const c = b[i]!;
+    if (c === 10) break;
+    let unit: number;
+    if (c < 0x80) {
+      unit = c;
+      i++;
+    } else if (c < 0xe0) {
+      unit = ((c & 0x1f) << 6) | (b[i + 1]! & 0x3f);
+      i += 2;
+    } else if (c < 0xf0) {
+      unit = ((c & 0x0f) << 12) | ((b[i + 1]! & 0x3f) << 6) | (b[i + 2]! & 0x3f);
+      i += 3;
+    } else {
+      // Outside the BMP: the two surrogates, as a JS string holds the character.
+      const cp =
+        ((c & 0x07) << 18) |
+        ((b[i + 1]! & 0x3f) << 12) |
+        ((b[i + 2]! & 0x3f) << 6) |
+        (b[i + 3]! & 0x3f);
+      h = Math.imul(h ^ (0xd800 | ((cp - 0x10000) >> 10)), 0x01000193);
+      unit = 0xdc00 | ((cp - 0x10000) & 0x3ff);
+      i += 4;
+    }
+    h = Math.imul(h ^ unit, 0x01000193);
+  }
+  lineEnd = i < end ? i : end;
+  return h | 0;
+}
+
 /** Indexes the lines of a bucket (FNV of each identity, as identityHash computes it). */
 export function indexLines(text: Buffer): IndexLines {
   let cap = 1024;
@@ -28,15 +68,22 @@ export function indexLines(text: Buffer): IndexLines {
   let pos = 0;
   const len = text.length;
   while (pos < len) {
-    // One plain loop per line: Buffer#indexOf costs a native call each (three per line).
-    let nl = pos;
-    let a = -1;
-    let tabs = 0;
-    for (; nl < len; nl++) {
-      const c = text[nl]!;
+    // One plain loop per line, which also hashes the identity: Buffer#indexOf costs a native
+    // call each. The row id has a fixed width: its tab is looked for where it must be first.
+    let i = text[pos + KEY_ROW_ID_CHARS] === 9 ? pos + KEY_ROW_ID_CHARS + 1 : pos;
+    let tabs = i === pos ? 0 : 1;
+    for (; i < len; i++) {
+      const c = text[i]!;
       if (c === 10) break;
-      if (c === 9 && ++tabs === 2) a = nl + 1;
+      if (c === 9 && ++tabs === 2) {
+        i++;
+        break;
+      }
     }
+    // Every index line has its identity after the second tab (none: an empty identity).
+    const a = i;
+    const h = tabs === 2 ? fnvToLf(text, a, len) : 0x811c9dc5 | 0;
+    const nl = tabs === 2 ? lineEnd : i;
     if (nl > pos) {
       if (n === cap) {
         cap *= 2;
@@ -50,12 +97,10 @@ export function indexLines(text: Buffer): IndexLines {
         idEnd = grow(idEnd);
         hash = grow(hash);
       }
-      // Every index line has its identity after the second tab.
-      if (a < 0) a = nl;
       start[n] = pos;
-      idStart[n] = a;
+      idStart[n] = tabs === 2 ? a : nl;
       idEnd[n] = nl;
-      hash[n] = fnv1aUtf8(text, a, nl, 0x811c9dc5);
+      hash[n] = h;
       n++;
     }
     pos = nl + 1;
@@ -84,18 +129,33 @@ export function sameRange(
 export class IdentityTable {
   readonly #slots: Int32Array;
   readonly #mask: number;
+  readonly #shift: number;
 
   constructor(readonly lines: IndexLines) {
     let size = 16;
-    while (size < lines.count * 2) size *= 2;
+    let bits = 4;
+    while (size < lines.count * 2) {
+      size *= 2;
+      bits++;
+    }
     this.#slots = new Int32Array(size);
     this.#mask = size - 1;
+    this.#shift = 32 - bits;
+  }
+
+  /**
+   * A line's first slot, from the high bits of its hash times a Fibonacci constant: the low
+   * bits are the same for every line of a bucket (they chose the bucket), so masking the hash
+   * itself would start every probe in one slot of each 2^k and make long runs.
+   */
+  #home(h: number): number {
+    return Math.imul(h, 0x9e3779b1) >>> this.#shift;
   }
 
   /** The line already holding this identity (text range), or -1. */
   find(text: Buffer, s: number, e: number, h: number): number {
     const l = this.lines;
-    for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
+    for (let i = this.#home(h); ; i = (i + 1) & this.#mask) {
       const slot = this.#slots[i]!;
       if (slot === 0) return -1;
       const k = slot - 1;
@@ -107,7 +167,7 @@ export class IdentityTable {
   add(k: number): number {
     const l = this.lines;
     const h = l.hash[k]!;
-    for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
+    for (let i = this.#home(h); ; i = (i + 1) & this.#mask) {
       const slot = this.#slots[i]!;
       if (slot === 0) {
         this.#slots[i] = k + 1;

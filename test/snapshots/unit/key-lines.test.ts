@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { identityHash } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
+import {
+  IdentityTable,
+  indexLines,
+} from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
+
+const ROW_ID = "0123456789abcdef";
+
+describe("key index lines", () => {
+  it("finds each line's identity and hashes it as identityHash does, whatever its text", () => {
+    const identities = ['"tools"\t"A1"', '\t"Б3"', '"кат"\t"😀 x"', '"c"\t"tab\\tin"', '""\t""'];
+    const text = identities.map((id, i) => `${ROW_ID}\t${i + 2}\t${id}\n`).join("");
+    const lines = indexLines(Buffer.from(text));
+    expect(lines.count).toBe(identities.length);
+    identities.forEach((id, k) => {
+      expect(lines.text.toString("utf8", lines.idStart[k]!, lines.idEnd[k]!)).toBe(id);
+      expect(lines.hash[k]! >>> 0).toBe(identityHash(id));
+    });
+  });
+
+  it("reads lines whose row id is not the usual width, and a last line without its LF", () => {
+    const lines = indexLines(Buffer.from(`abc\t7\t"x"\t"k"\n${ROW_ID}0\t8\t"y"\t"k"`));
+    expect(lines.count).toBe(2);
+    expect(lines.text.toString("utf8", lines.idStart[0]!, lines.idEnd[0]!)).toBe('"x"\t"k"');
+    expect(lines.text.toString("utf8", lines.idStart[1]!, lines.idEnd[1]!)).toBe('"y"\t"k"');
+    expect(lines.hash[1]! >>> 0).toBe(identityHash('"y"\t"k"'));
+  });
+
+  it("tells duplicates apart from distinct keys that share a bucket's low hash bits", () => {
+    // Keys of one bucket share the low bits of their hash: the table must still find them all.
+    const keys: string[] = [];
+    for (let i = 0; keys.length < 3000; i++) {
+      const id = `"c"\t"K${i}"`;
+      if ((identityHash(id) & 15) === 5) keys.push(id);
+    }
+    const all = [...keys, ...keys.slice(0, 100)];
+    const text = all.map((id, i) => `${ROW_ID}\t${i + 2}\t${id}\n`).join("");
+    const lines = indexLines(Buffer.from(text));
+    const table = new IdentityTable(lines);
+    const earlier = Array.from({ length: lines.count }, (_, k) => table.add(k));
+    expect(earlier.slice(0, keys.length).every((j) => j === -1)).toBe(true);
+    expect(earlier.slice(keys.length)).toEqual(keys.slice(0, 100).map((_, j) => j));
+    const probe = Buffer.from('"c"\t"nope"');
+    expect(table.find(probe, 0, probe.length, identityHash('"c"\t"nope"') | 0)).toBe(-1);
+  });
+});
