@@ -105,6 +105,14 @@ export function redactStrings(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
 }
 
+/**
+ * A fetch Headers object, told by its tag: naming the global `Headers` makes Node load its
+ * whole fetch implementation (~20 ms), which a command that never fetches should not pay.
+ */
+function isHeaders(value: object): value is Headers {
+  return Object.prototype.toString.call(value) === "[object Headers]";
+}
+
 /** Deep copy of a log value with secret fields and secrets inside strings redacted. */
 export function redactSecrets(value: unknown, seen = new WeakSet<object>()): unknown {
   if (typeof value === "string") return redactText(value);
@@ -124,9 +132,7 @@ export function redactSecrets(value: unknown, seen = new WeakSet<object>()): unk
   }
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, seen));
   if (value instanceof Date) return value;
-  if (value instanceof Headers) {
-    return redactSecrets(Object.fromEntries(value.entries()), seen);
-  }
+  if (isHeaders(value)) return redactSecrets(Object.fromEntries(value.entries()), seen);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     out[k] = isSecretKey(k) ? REDACTED : redactSecrets(v, seen);
