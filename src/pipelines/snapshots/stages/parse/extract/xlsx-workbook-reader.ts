@@ -16,7 +16,6 @@
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { Duplex, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -126,11 +125,13 @@ type Reader = AsyncIterable<ExcelJS.stream.xlsx.WorksheetReader>;
 let readerClass: Promise<new (input: Readable, o: Options, spoolDir: string) => Reader> | undefined;
 
 async function defineReader() {
-  // Loaded on demand: CSV runs (and the main thread of a worker-read XLSX) never need it.
-  const { default: Excel } = await import("exceljs");
-  // The ZIP parser exceljs itself depends on (and is written against), from exceljs's folder.
-  const fromExcel = createRequire(createRequire(import.meta.url).resolve("exceljs"));
-  const unzipper = fromExcel("unzipper") as { Parse(o: { forceStream: true }): Duplex };
+  // Loaded on demand: CSV runs (and the main thread of a worker-read XLSX) never need it. The
+  // ZIP parser is the one exceljs itself depends on and is written against (the same range in
+  // package.json, so one copy is installed, and the worker's bundle holds one copy of both).
+  const [{ default: Excel }, { default: unzipper }] = await Promise.all([
+    import("exceljs"),
+    import("unzipper"),
+  ]);
 
   return class SpoolingWorkbookReader extends Excel.stream.xlsx.WorkbookReader {
     readonly spoolDir: string;
