@@ -98,6 +98,26 @@ const sideEffectFreeSources: Plugin = {
   },
 };
 
+/**
+ * zod's namespace `z` carries `z.locales`, every language's error messages (~370 KB that each
+ * command would parse at start); nothing here sets another locale than the English zod
+ * configures itself, and the SDK does not hand out this zod. Its index keeps English only.
+ */
+const zodEnglishOnly: Plugin = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? { path: "zod-locales", namespace: "zod-english-only" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, () => ({
+      contents: 'export { default as en } from "zod/v4/locales/en.js";',
+      resolveDir: ROOT,
+    }));
+  },
+};
+
 /** Options both builds share. */
 function common(outdir: string) {
   return {
@@ -109,7 +129,7 @@ function common(outdir: string) {
     target: "node20.19",
     sourcemap: "linked" as const,
     external: EXTERNAL,
-    plugins: [sideEffectFreeSources],
+    plugins: [sideEffectFreeSources, zodEnglishOnly],
     // Bundled CommonJS packages call require(); ES modules have none of their own.
     banner: {
       js: "import { createRequire as __tidemarkCreateRequire } from 'node:module'; const require = __tidemarkCreateRequire(import.meta.url);",

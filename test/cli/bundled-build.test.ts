@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,6 +64,14 @@ describe("the bundled build (npm run build)", () => {
     const bad = await spawnCli(["no-such-command"], { cwd: work, bin });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown command/);
+  });
+
+  it("explains a bad config value in English (zod's messages survive the bundle)", async () => {
+    const cwd = mkdtempSync(path.join(work, "config-"));
+    writeFileSync(path.join(cwd, "tidemark.yaml"), "server:\n  port: abc\n");
+    const r = await spawnCli(["job", "ls"], { cwd, bin });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("server.port: Invalid input: expected number, received string");
   });
 
   it("ingests a CSV on worker threads and a multi-sheet XLSX on its worker", async () => {
