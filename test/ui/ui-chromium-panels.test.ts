@@ -80,6 +80,19 @@ describe.runIf(browserAvailable && withPanel.length > 0)("every page in Chromium
     },
   );
 
+  it.runIf(withPanel.some((p) => p.name === "books"))(
+    "books: the yes/no chart of exhausted cursors is drawn on a 0 to 1 axis",
+    async () => {
+      await page.goto(`${serve.url}/ui/pipelines/books`);
+      const chart = page.getByRole("img", { name: /^Cursor exhausted after each run/ });
+      await page.waitForLoadState("networkidle");
+      await expect(chart.getAttribute("data-y-range")).resolves.toBe("0..1");
+      // A chart without a fixed axis is fitted to its values, as before.
+      const position = page.getByRole("img", { name: /^Cursor position/ });
+      await expect(position.getAttribute("data-y-range")).resolves.not.toBe("0..1");
+    },
+  );
+
   it("every page at 1280 and 390 px, none wider than a phone's screen", async () => {
     await page.goto(`${serve.url}/ui/runs`);
     const runHrefs = await page.$$eval("#runs th a", (as) =>

@@ -66,6 +66,12 @@ export interface PanelChart {
   readonly labels?: readonly string[];
   /** A shaded band between two of the series (by index), e.g. the quartiles around a median. */
   readonly band?: { readonly lower: number; readonly upper: number };
+  /**
+   * A fixed y axis (default: fitted to the values): from `min` to `max`, with a tick every
+   * `step` when given — e.g. 0 to 1 by 1 for a yes/no series, which would otherwise be drawn
+   * on a 0–100 axis whenever every value is 0.
+   */
+  readonly y?: { readonly min: number; readonly max: number; readonly step?: number };
   /** Text shown when x is empty. */
   readonly empty?: string;
 }

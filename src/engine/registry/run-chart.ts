@@ -21,6 +21,8 @@ export function runOrderChart(o: {
   runs: readonly PanelRun[];
   series: readonly RunSeries[];
   empty: string;
+  /** A fixed y axis (PanelChart's `y`). */
+  y?: PanelChart["y"];
 }): PanelChart {
   const points = [...o.runs].reverse().filter((r) => o.series.some((s) => s.value(r) !== null));
   return {
@@ -31,6 +33,7 @@ export function runOrderChart(o: {
     labels: points.map(startLabel),
     series: o.series.map((s) => ({ label: s.label, values: points.map((r) => s.value(r)) })),
     empty: o.empty,
+    ...(o.y ? { y: o.y } : {}),
   };
 }
 
@@ -45,6 +48,8 @@ export function groupedRunChart(o: {
   groupOf(run: PanelRun): string | undefined;
   measures: readonly RunSeries[];
   empty: string;
+  /** A fixed y axis (PanelChart's `y`). */
+  y?: PanelChart["y"];
 }): PanelChart {
   const runs = o.runs.filter((r) => o.groupOf(r) !== undefined);
   const groups = [...new Set(runs.map((r) => o.groupOf(r)!))].sort();
@@ -54,7 +59,7 @@ export function groupedRunChart(o: {
       value: (r: PanelRun) => (o.groupOf(r) === g ? m.value(r) : null),
     })),
   );
-  return runOrderChart({ title: o.title, runs, series, empty: o.empty });
+  return runOrderChart({ title: o.title, runs, series, empty: o.empty, y: o.y });
 }
 
 /** A number a run's summary holds under `key`, or null. */

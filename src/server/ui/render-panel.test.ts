@@ -36,6 +36,7 @@ describe("renderPanel", () => {
               time: false,
               x: [1, 2],
               series: [{ label: "</script><script>alert(1)</script>", values: [1, 2] }],
+              y: { min: 0, max: 1, step: 1 },
             },
           ],
         },
@@ -51,6 +52,8 @@ describe("renderPanel", () => {
     expect(page).toContain('action="/ui/pipelines/books/actions/go"');
     expect(page).toContain('value="&quot;&gt;&lt;script&gt;"');
     expect(page).toContain("\\u003c/script>");
+    // A fixed y axis reaches the script that draws the chart.
+    expect(page).toContain('"y":{"min":0,"max":1,"step":1}');
   });
 
   it("names each row's button after the row (one of several Reset buttons) and leaves no empty header", async () => {
@@ -77,6 +80,35 @@ describe("renderPanel", () => {
     expect(page).toContain('aria-label="Reset: nightly"');
     expect(page).toContain('aria-label="Reset: weekly"');
     expect(page).not.toContain('<th scope="col"></th>');
+  });
+
+  it("a table of more than three columns is stacked on a phone, each value named by its column", async () => {
+    const table = (columns: string[]) =>
+      String(
+        renderPanel(
+          {
+            blocks: [
+              {
+                kind: "table",
+                title: "T",
+                columns,
+                empty: "none",
+                rows: [columns.map((c) => (c === "N" ? 7 : c === "X" ? null : `v-${c}`))],
+              },
+            ],
+          },
+          "books",
+          "tok",
+        ),
+      );
+    const wide = table(["Job", "Query set", "N", "X", ""]);
+    expect(wide).toContain('<table class="stack-narrow">');
+    expect(wide).toContain('<td data-label="Query set">v-Query set</td>');
+    expect(wide).toContain('<td class="num" data-label="N">7</td>');
+    expect(wide).toContain('<td class="tone-muted" data-label="X">—</td>');
+    // The button column has no name: nothing to show beside it.
+    expect(wide).toContain("<td>v-</td>");
+    expect(table(["Job", "Sent", "Books"])).toContain("<table>");
   });
 
   it("a chart without data shows its empty text only: no blank chart box, no image role", async () => {

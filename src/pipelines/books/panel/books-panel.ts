@@ -83,6 +83,7 @@ function cursorCharts(runs: readonly PanelRun[]): PanelBlock[] {
       groupOf: (r) => r.jobName,
       measures: [{ label: "exhausted", value: exhausted }],
       empty: "No books run yet.",
+      y: { min: 0, max: 1, step: 1 },
     }),
   ];
 }

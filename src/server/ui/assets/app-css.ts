@@ -112,7 +112,7 @@ section.queue h2 { margin-top:0; }
   table.stack-narrow tr { border-bottom:2px solid var(--line); padding:.3rem 0; }
   table.stack-narrow th, table.stack-narrow td { border:0; padding:.15rem .3rem; }
   table.stack-narrow td.hide-narrow { display:none; }
-  table.stack-narrow td[data-label] { display:flex; gap:.5rem; text-align:left; }
+  table.stack-narrow td[data-label] { display:flex; gap:.5rem; text-align:left; overflow-wrap:anywhere; }
   table.stack-narrow td[data-label]::before { content:attr(data-label); color:var(--muted);
     font-size:.8rem; min-width:6.5rem; flex:none; }
   .strip .cell { width:8px; }

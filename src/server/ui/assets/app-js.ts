@@ -33,10 +33,13 @@ export const APP_JS = `
     var data = [spec.x].concat(spec.series.map(function (s) { return s.values; }));
     var plot = new uPlot({
       width: width, height: 220, series: series, bands: bands,
+      // The y axis as drawn, for whoever checks the chart (tests, a curious operator).
+      hooks: { draw: [function (u) { el.dataset.yRange = u.scales.y.min + ".." + u.scales.y.max; }] },
       // Every time on the dashboard is UTC: the charts' axes too, as the tables.
       tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
-      scales: { x: { time: !!spec.time } },
-      axes: [spec.time ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100], values: function (u, vs) { return vs.map(function (v) { return "#" + v; }); } }, { size: 60 }],
+      scales: spec.y ? { x: { time: !!spec.time }, y: { range: [spec.y.min, spec.y.max] } } : { x: { time: !!spec.time } },
+      axes: [spec.time ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100], values: function (u, vs) { return vs.map(function (v) { return "#" + v; }); } },
+        spec.y && spec.y.step ? { size: 60, incrs: [spec.y.step] } : { size: 60 }],
     }, data, el);
     el.dataset.series = String(plot.series.length - 1);
   }
