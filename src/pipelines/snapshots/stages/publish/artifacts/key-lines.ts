@@ -3,6 +3,7 @@
  * and an open-addressing table of its identities: dedupe and diff allocate no string per line.
  */
 import { KEY_ROW_ID_CHARS } from "./key-index.ts";
+import { fnv1aUtf8, fnvStoppedAt } from "./utf8-bytes.ts";
 
 /**
  * Positions of a bucket's lines: where each starts, and its identity (after the 2nd tab). The
@@ -15,46 +16,6 @@ export interface IndexLines {
   idStart: Int32Array;
   idEnd: Int32Array;
   hash: Int32Array;
-}
-
-/** Where fnvToLf stopped (a second result without an object per line). */
-let lineEnd = 0;
-
-/**
- * FNV-1a of the text from `start` to the next LF (or `end`), over UTF-16 code units as
- * fnv1aUtf8 computes it, in the same pass that finds the LF; sets lineEnd to the LF's index.
- */
-function fnvToLf(b: Buffer, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  let i = start;
-  while (i < end) {
-    const c = b[i]!;
-    if (c === 10) break;
-    let unit: number;
-    if (c < 0x80) {
-      unit = c;
-      i++;
-    } else if (c < 0xe0) {
-      unit = ((c & 0x1f) << 6) | (b[i + 1]! & 0x3f);
-      i += 2;
-    } else if (c < 0xf0) {
-      unit = ((c & 0x0f) << 12) | ((b[i + 1]! & 0x3f) << 6) | (b[i + 2]! & 0x3f);
-      i += 3;
-    } else {
-      // Outside the BMP: the two surrogates, as a JS string holds the character.
-      const cp =
-        ((c & 0x07) << 18) |
-        ((b[i + 1]! & 0x3f) << 12) |
-        ((b[i + 2]! & 0x3f) << 6) |
-        (b[i + 3]! & 0x3f);
-      h = Math.imul(h ^ (0xd800 | ((cp - 0x10000) >> 10)), 0x01000193);
-      unit = 0xdc00 | ((cp - 0x10000) & 0x3ff);
-      i += 4;
-    }
-    h = Math.imul(h ^ unit, 0x01000193);
-  }
-  lineEnd = i < end ? i : end;
-  return h | 0;
 }
 
 /** Indexes the lines of a bucket (FNV of each identity, as identityHash computes it). */
@@ -82,8 +43,8 @@ export function indexLines(text: Buffer): IndexLines {
     }
     // Every index line has its identity after the second tab (none: an empty identity).
     const a = i;
-    const h = tabs === 2 ? fnvToLf(text, a, len) : 0x811c9dc5 | 0;
-    const nl = tabs === 2 ? lineEnd : i;
+    const h = tabs === 2 ? fnv1aUtf8(text, a, len, 0x811c9dc5, 10) : 0x811c9dc5;
+    const nl = tabs === 2 ? fnvStoppedAt() : i;
     if (nl > pos) {
       if (n === cap) {
         cap *= 2;

@@ -32,10 +32,30 @@ export function codePointAt(b: Buffer, i: number): number {
 /** ASCII whitespace String.prototype.trim removes (tab, LF, VT, FF, CR, space). */
 export const isAsciiSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 
-/** FNV-1a over the UTF-16 code units of UTF-8 bytes: equals fnv1a() of the decoded string. */
-export function fnv1aUtf8(b: Uint8Array, start: number, end: number, h: number): number {
-  for (let i = start; i < end; ) {
+/** Where the last fnv1aUtf8 call stopped (see fnvStoppedAt). */
+let stoppedAt = 0;
+
+/** Where the last fnv1aUtf8 call stopped: at its `stop` byte, or at `end`. */
+export function fnvStoppedAt(): number {
+  return stoppedAt;
+}
+
+/**
+ * FNV-1a over the UTF-16 code units of UTF-8 bytes: equals fnv1a() of the decoded string. With
+ * `stop` (an ASCII byte, e.g. LF), it hashes up to the first such byte instead of `end`, and
+ * fnvStoppedAt() tells where that was: one pass both finds a line's end and hashes the line.
+ */
+export function fnv1aUtf8(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  h: number,
+  stop = -1,
+): number {
+  let i = start;
+  while (i < end) {
     const c = b[i]!;
+    if (c === stop) break;
     let unit: number;
     if (c < 0x80) {
       unit = c;
@@ -61,6 +81,7 @@ export function fnv1aUtf8(b: Uint8Array, start: number, end: number, h: number):
     h ^= unit;
     h = Math.imul(h, 0x01000193);
   }
+  stoppedAt = i < end ? i : end;
   return h >>> 0;
 }
 
