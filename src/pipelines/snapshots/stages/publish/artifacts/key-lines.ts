@@ -41,7 +41,8 @@ export function indexLines(text: Buffer): IndexLines {
         break;
       }
     }
-    // Every index line has its identity after the second tab (none: an empty identity).
+    // Every index line has its identity after the second tab (none: an empty identity at the
+    // line's end, where the loop stopped).
     const a = i;
     const h = tabs === 2 ? fnv1aUtf8(text, a, len, 0x811c9dc5, 10) : 0x811c9dc5;
     const nl = tabs === 2 ? fnvStoppedAt() : i;
@@ -59,7 +60,7 @@ export function indexLines(text: Buffer): IndexLines {
         hash = grow(hash);
       }
       start[n] = pos;
-      idStart[n] = tabs === 2 ? a : nl;
+      idStart[n] = a;
       idEnd[n] = nl;
       hash[n] = h;
       n++;
