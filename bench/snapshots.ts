@@ -1,11 +1,12 @@
 // Snapshots pipeline benchmark (issue 4): full ingestion of a 1,000,000-row CSV (~75 MB, Cyrillic
 // names with commas) in a child process on an installed data dir (schema migrated beforehand) —
-// wall time, rows/s, peak RSS — against DuckDB doing the core transform on the same file; a second
-// ingestion (diff against the 1M state); a 14-sheet, 200,000-row XLSX; with --10m, the
-// 10,000,000-row CSV whose peak RSS must stay within 10% of the 1M figure; the XLSX against a bare
-// streaming read of the same workbook with exceljs. Every output is checked byte for byte against
-// the fingerprints recorded from the previous build (bench/snapshots-baseline.json;
-// --record-outputs records them). Runs the compiled build (production layout) unless --from-source.
+// wall time, rows/s, peak RSS — against DuckDB doing the core transform on the same file; after
+// each, a second file ingested against the 1M state it left (the diff run); a 14-sheet,
+// 200,000-row XLSX; with --10m, the 10,000,000-row CSV whose peak RSS must stay within 10% of the
+// 1M figure; the XLSX against a bare streaming read of the same workbook with exceljs. Every
+// output is checked byte for byte against the fingerprints recorded from the previous build
+// (bench/snapshots-baseline.json; --record-outputs records them). Runs the compiled build
+// (production layout) unless --from-source.
 //
 //   npm run bench:snapshots [-- --rows N] [--repeat N] [--10m] [--xlsx-rows N] [--from-source] [--keep] [--record-outputs]
 import {
@@ -127,88 +128,93 @@ function dataDirWith(name: string, supplier: string, config: string, file: strin
   return dataDir;
 }
 
-async function main(): Promise<void> {
-  console.log(`Snapshots benchmark in ${work}`);
-  let t = performance.now();
-  const entry = flag("--from-source") ? sourceEntry() : await buildDist(path.join(work, "pkg"));
-  console.log(
-    `CLI: ${entry.kind === "dist" ? `bundled build (${secs(performance.now() - t)} to build)` : "TypeScript sources via tsx"}`,
-  );
-  console.log(
-    "Each ingestion: a fresh process on an installed data dir (schema created first by `tidemark db migrate`, not timed)",
-  );
+type Duck = Awaited<ReturnType<typeof duckdbTransform>>;
 
-  t = performance.now();
-  const csv = path.join(work, "snapshot-1m.csv");
-  const bytes = await writeCsvFile(csv, ROWS, 1);
-  console.log(
-    `\nGenerated ${ROWS.toLocaleString("en")}-row CSV: ${mb(bytes)} in ${secs(performance.now() - t)}`,
-  );
+const median = <T>(xs: T[], key: (x: T) => number): T =>
+  [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
+const sortedRatios = (xs: number[]) => xs.sort((a, b) => a - b).map((r) => r.toFixed(2));
 
-  const median = <T>(xs: T[], key: (x: T) => number): T =>
-    [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
-  const firsts: Ingestion[] = [];
+/** The 1M CSV workloads, each repetition in a fresh data dir. */
+interface CsvRuns {
+  firsts: Ingestion[];
+  ducks: Duck[];
+  /** The second file diffed against each repetition's 1M state, right after it. */
+  diffs: Ingestion[];
+  /** The last repetition's data dir (kept for the row-id check). */
+  dataDir: string;
+}
+
+/**
+ * Per repetition: the ingestion of the 1M file as a new supplier, DuckDB on the same file, then
+ * the second file ingested against the state the first left (the diff run). Interleaved, so a
+ * noisy neighbour slows each pair alike.
+ */
+async function csvRuns(
+  entry: CliEntry,
+  csv: string,
+  next: string,
+  digests: Record<string, Digests>,
+): Promise<CsvRuns> {
+  const runs: CsvRuns = { firsts: [], ducks: [], diffs: [], dataDir: "" };
   const duckOut = path.join(work, "duckdb.ndjson");
-  const ducks: Array<{ processMs: number; queryMs: number; cpuMs: number }> = [];
-  const digests: Record<string, Digests> = {};
-  let dataDir = "";
   for (let i = 0; i < REPEAT; i++) {
-    // Only the last data dir is used afterwards (the diff run); each holds ~300 MB of facts.
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    dataDir = dataDirWith(`data-csv-${i}`, "bench", CSV_CONFIG, csv);
-    firsts.push(await ingest(entry, `ingestion #${i + 1} (new supplier)`, dataDir, "bench", ROWS));
-    if (i === 0) digests["csv-1m"] = await runDigests(firsts[0]!.runDir, work);
+    // Only the last data dir is used afterwards; each holds ~600 MB of facts.
+    if (runs.dataDir) rmSync(runs.dataDir, { recursive: true, force: true });
+    runs.dataDir = dataDirWith(`data-csv-${i}`, "bench", CSV_CONFIG, csv);
+    const first = await ingest(
+      entry,
+      `ingestion #${i + 1} (new supplier)`,
+      runs.dataDir,
+      "bench",
+      ROWS,
+    );
+    runs.firsts.push(first);
+    if (i === 0) digests["csv-1m"] = await runDigests(first.runDir, work);
     const d = await duckdbTransform(csv, duckOut, work);
     console.log(
-      `  DuckDB core transform #${i + 1}: ${secs(d.processMs)} wall incl. process start, query ${secs(d.queryMs)}, CPU ${secs(d.cpuMs)} (${Math.round(ROWS / (d.processMs / 1000)).toLocaleString("en")} rows/s); pair ratio ${(firsts[i]!.run.wallMs / d.processMs).toFixed(2)} wall, ${(firsts[i]!.run.cpuMs / d.cpuMs).toFixed(2)} CPU`,
+      `  DuckDB core transform #${i + 1}: ${secs(d.processMs)} wall incl. process start, query ${secs(d.queryMs)}, CPU ${secs(d.cpuMs)} (${Math.round(ROWS / (d.processMs / 1000)).toLocaleString("en")} rows/s); pair ratio ${(first.run.wallMs / d.processMs).toFixed(2)} wall, ${(first.run.cpuMs / d.cpuMs).toFixed(2)} CPU`,
     );
-    ducks.push(d);
-  }
-  const first = median(firsts, (r) => r.run.wallMs);
-  const duck = median(ducks, (d) => d.processMs);
-  const duckQuery = median(ducks, (d) => d.queryMs).queryMs;
-  const changed = path.join(work, "snapshot-1m-next.csv");
-  await writeCsvFile(changed, ROWS, 2);
-  linkSync(changed, path.join(dataDir, "etl_data", "raw_v1", "inbox", "bench", "next.csv"));
-  const second = await ingest(
-    entry,
-    "ingestion (diff against the 1M state)",
-    dataDir,
-    "bench",
-    ROWS,
-  );
-  digests["csv-1m-diff"] = await runDigests(second.runDir, work);
-
-  const factsFile = path.join(dataDir, "etl_data", "raw_v1", "runs");
-  const firstRun = readdirSync(factsFile).sort()[0]!;
-  const ours = await rowIdOf(path.join(factsFile, firstRun, "facts.ndjson"), "SKU-00000000");
-  const theirs = await rowIdOf(duckOut, "SKU-00000000");
-  console.log(
-    `  row_id of SKU-00000000: Tidemark ${ours?.slice(0, 16)}…, DuckDB ${theirs?.slice(0, 16)}… (${ours === theirs ? "identical" : "DIFFERENT"})`,
-  );
-
-  let ten: Ingestion | undefined;
-  let tenDuck: { processMs: number; queryMs: number; cpuMs: number } | undefined;
-  if (flag("--10m")) {
-    t = performance.now();
-    const big = path.join(work, "snapshot-10m.csv");
-    const bigBytes = await writeCsvFile(big, ROWS * 10, 3);
-    console.log(
-      `\nGenerated ${(ROWS * 10).toLocaleString("en")}-row CSV: ${mb(bigBytes)} in ${secs(performance.now() - t)}`,
-    );
-    ten = await ingest(
+    runs.ducks.push(d);
+    linkSync(next, path.join(runs.dataDir, "etl_data", "raw_v1", "inbox", "bench", "next.csv"));
+    const diff = await ingest(
       entry,
-      "ingestion 10x",
-      dataDirWith("data-10m", "bench", CSV_CONFIG, big),
+      `diff run #${i + 1} (second file against that 1M state)`,
+      runs.dataDir,
       "bench",
-      ROWS * 10,
+      ROWS,
     );
-    tenDuck = await duckdbTransform(big, duckOut, work);
-    console.log(`  DuckDB core transform 10x: ${secs(tenDuck.processMs)}`);
-    rmSync(big, { force: true });
+    console.log(
+      `    ratio to ingestion #${i + 1}: ${(diff.run.wallMs / first.run.wallMs).toFixed(2)} wall`,
+    );
+    runs.diffs.push(diff);
+    if (i === 0) digests["csv-1m-diff"] = await runDigests(diff.runDir, work);
   }
+  return runs;
+}
 
-  t = performance.now();
+/** The 10M-row file once, and DuckDB on it. */
+async function tenMillion(entry: CliEntry): Promise<{ ten: Ingestion; duck: Duck }> {
+  const t = performance.now();
+  const big = path.join(work, "snapshot-10m.csv");
+  const bigBytes = await writeCsvFile(big, ROWS * 10, 3);
+  console.log(
+    `\nGenerated ${(ROWS * 10).toLocaleString("en")}-row CSV: ${mb(bigBytes)} in ${secs(performance.now() - t)}`,
+  );
+  const dir = dataDirWith("data-10m", "bench", CSV_CONFIG, big);
+  const ten = await ingest(entry, "ingestion 10x", dir, "bench", ROWS * 10);
+  rmSync(dir, { recursive: true, force: true });
+  const duck = await duckdbTransform(big, path.join(work, "duckdb.ndjson"), work);
+  console.log(`  DuckDB core transform 10x: ${secs(duck.processMs)}`);
+  rmSync(big, { force: true });
+  return { ten, duck };
+}
+
+/** The 14-sheet workbook, each ingestion paired with the bare exceljs read of it. */
+async function xlsxRuns(
+  entry: CliEntry,
+  digests: Record<string, Digests>,
+): Promise<{ xs: Ingestion[]; floors: ChildRun[] }> {
+  const t = performance.now();
   const xlsx = path.join(work, "snapshot-14-sheets.xlsx");
   const perSheet = Math.ceil(XLSX_ROWS / 14);
   const rnd = prng(4);
@@ -224,7 +230,6 @@ async function main(): Promise<void> {
   console.log(
     `\nGenerated 14-sheet XLSX, ${XLSX_ROWS.toLocaleString("en")} rows: ${mb(statSync(xlsx).size)} in ${secs(performance.now() - t)}`,
   );
-  // Interleaved like the CSV pairs: the ingestion, then the bare read of the same workbook.
   const xs: Ingestion[] = [];
   const floors: ChildRun[] = [];
   for (let i = 0; i < Math.min(REPEAT, 3); i++) {
@@ -238,42 +243,86 @@ async function main(): Promise<void> {
     );
     floors.push(f);
   }
-  const x = median(xs, (r) => r.run.wallMs);
-  const floor = median(floors, (f) => f.wallMs);
+  return { xs, floors };
+}
 
-  const ok = (good: boolean) => (good ? "OK" : "OVER");
+const ok = (good: boolean) => (good ? "OK" : "OVER");
+
+/** The 1M CSV lines of the summary: against DuckDB, and the diff run against the first. */
+function csvSummary(r: CsvRuns): Ingestion {
+  const first = median(r.firsts, (f) => f.run.wallMs);
+  const duck = median(r.ducks, (d) => d.processMs);
+  const duckQuery = median(r.ducks, (d) => d.queryMs).queryMs;
   const ratio = first.run.wallMs / duck.processMs;
-  const innerRatio = first.engineMs / duckQuery;
+  console.log(
+    `  1M CSV: ${secs(first.run.wallMs)} wall incl. process start (${secs(first.engineMs)} in the ingestion phases), ${Math.round(ROWS / (first.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${first.run.peakRssMb.toFixed(0)} MB (target <= 300: ${ok(first.run.peakRssMb <= 300)})`,
+  );
+  console.log(
+    `  DuckDB: ${secs(duck.processMs)} wall incl. process start (${secs(duckQuery)} the query); ratio Tidemark/DuckDB ${ratio.toFixed(2)} process to process (target <= 1.0: ${ok(ratio <= 1.0)}), ${(first.engineMs / duckQuery).toFixed(2)} ingestion phases to query`,
+  );
+  const pairs = sortedRatios(r.firsts.map((f, i) => f.run.wallMs / r.ducks[i]!.processMs));
+  console.log(`  pair ratios (wall): ${pairs.join(" ")}`);
+  // CPU time (all threads) moves far less with the neighbours' load than wall time does.
+  const cpu = sortedRatios(r.firsts.map((f, i) => f.run.cpuMs / r.ducks[i]!.cpuMs));
+  console.log(
+    `  CPU: Tidemark ${secs(median(r.firsts, (f) => f.run.cpuMs).run.cpuMs)}, DuckDB ${secs(median(r.ducks, (d) => d.cpuMs).cpuMs)}; pair ratios ${cpu.join(" ")} (median ${cpu[Math.floor(cpu.length / 2)]})`,
+  );
+  const diff = median(r.diffs, (d) => d.run.wallMs);
+  const diffPairs = sortedRatios(r.diffs.map((d, i) => d.run.wallMs / r.firsts[i]!.run.wallMs));
+  console.log(
+    `  1M CSV, second run with diff: ${secs(diff.run.wallMs)}, CPU ${secs(median(r.diffs, (d) => d.run.cpuMs).run.cpuMs)}, peak RSS ${diff.run.peakRssMb.toFixed(0)} MB; pair ratios to the first run ${diffPairs.join(" ")} (target no slower than the first: ${ok(diff.run.wallMs <= first.run.wallMs)})`,
+  );
+  return first;
+}
+
+async function main(): Promise<void> {
+  console.log(`Snapshots benchmark in ${work}`);
+  let t = performance.now();
+  const entry = flag("--from-source") ? sourceEntry() : await buildDist(path.join(work, "pkg"));
+  console.log(
+    `CLI: ${entry.kind === "dist" ? `bundled build (${secs(performance.now() - t)} to build)` : "TypeScript sources via tsx"}`,
+  );
+  console.log(
+    "Each ingestion: a fresh process on an installed data dir (schema created first by `tidemark db migrate`, not timed)",
+  );
+  t = performance.now();
+  const csv = path.join(work, "snapshot-1m.csv");
+  const bytes = await writeCsvFile(csv, ROWS, 1);
+  const next = path.join(work, "snapshot-1m-next.csv");
+  await writeCsvFile(next, ROWS, 2);
+  console.log(
+    `\nGenerated ${ROWS.toLocaleString("en")}-row CSV: ${mb(bytes)}, and a second one changed, in ${secs(performance.now() - t)}`,
+  );
+  const digests: Record<string, Digests> = {};
+  const csvs = await csvRuns(entry, csv, next, digests);
+  const runsDir = path.join(csvs.dataDir, "etl_data", "raw_v1", "runs");
+  const firstRun = readdirSync(runsDir).sort()[0]!;
+  const ours = await rowIdOf(path.join(runsDir, firstRun, "facts.ndjson"), "SKU-00000000");
+  const theirs = await rowIdOf(path.join(work, "duckdb.ndjson"), "SKU-00000000");
+  console.log(
+    `  row_id of SKU-00000000: Tidemark ${ours?.slice(0, 16)}…, DuckDB ${theirs?.slice(0, 16)}… (${ours === theirs ? "identical" : "DIFFERENT"})`,
+  );
+  const big = flag("--10m") ? await tenMillion(entry) : undefined;
+  const { xs, floors } = await xlsxRuns(entry, digests);
+
   console.log("\nSummary");
   console.log(`  (medians of ${REPEAT} interleaved runs)`);
-  console.log(
-    `  1M CSV: ${secs(first.run.wallMs)} wall incl. process start (${secs(first.engineMs)} in the ingestion phases), ${Math.round(ROWS / (first.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${first.run.peakRssMb.toFixed(0)} MB (target <= 300: ${first.run.peakRssMb <= 300 ? "OK" : "OVER"})`,
-  );
-  console.log(
-    `  DuckDB: ${secs(duck.processMs)} wall incl. process start (${secs(duckQuery)} the query); ratio Tidemark/DuckDB ${ratio.toFixed(2)} process to process (target <= 1.0: ${ok(ratio <= 1.0)}), ${innerRatio.toFixed(2)} ingestion phases to query`,
-  );
-  const pairs = firsts.map((f, i) => f.run.wallMs / ducks[i]!.processMs).sort((a, b) => a - b);
-  console.log(`  pair ratios (wall): ${pairs.map((r) => r.toFixed(2)).join(" ")}`);
-  // CPU time (all threads) moves far less with the neighbours' load than wall time does.
-  const cpu = firsts.map((f, i) => f.run.cpuMs / ducks[i]!.cpuMs).sort((a, b) => a - b);
-  console.log(
-    `  CPU: Tidemark ${secs(median(firsts, (f) => f.run.cpuMs).run.cpuMs)}, DuckDB ${secs(median(ducks, (d) => d.cpuMs).cpuMs)}; pair ratios ${cpu.map((r) => r.toFixed(2)).join(" ")} (median ${cpu[Math.floor(cpu.length / 2)]!.toFixed(2)})`,
-  );
-  console.log(
-    `  1M CSV, second run with diff: ${secs(second.run.wallMs)}, CPU ${secs(second.run.cpuMs)}, peak RSS ${second.run.peakRssMb.toFixed(0)} MB (target no slower than the first: ${ok(second.run.wallMs <= first.run.wallMs)})`,
-  );
-  if (ten) {
-    const growth = ten.run.peakRssMb / first.run.peakRssMb - 1;
-    const tenRatio = ten.run.wallMs / tenDuck!.processMs;
+  const first = csvSummary(csvs);
+  if (big) {
+    const growth = big.ten.run.peakRssMb / first.run.peakRssMb - 1;
+    const tenRatio = big.ten.run.wallMs / big.duck.processMs;
     console.log(
-      `  10M CSV: ${secs(ten.run.wallMs)}, ${Math.round((ROWS * 10) / (ten.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${ten.run.peakRssMb.toFixed(0)} MB (${(growth * 100).toFixed(1)}% vs 1M; target within 10%: ${ok(Math.abs(growth) <= 0.1)}); DuckDB ${secs(tenDuck!.processMs)}, ratio ${tenRatio.toFixed(2)} (target <= 1.0: ${ok(tenRatio <= 1.0)})`,
+      `  10M CSV: ${secs(big.ten.run.wallMs)}, ${Math.round((ROWS * 10) / (big.ten.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${big.ten.run.peakRssMb.toFixed(0)} MB (${(growth * 100).toFixed(1)}% vs 1M; target within 10%: ${ok(Math.abs(growth) <= 0.1)}); DuckDB ${secs(big.duck.processMs)}, ratio ${tenRatio.toFixed(2)} (target <= 1.0: ${ok(tenRatio <= 1.0)})`,
     );
   } else {
     console.log("  10M CSV: skipped (run with --10m; takes a few minutes and ~2 GB of temp disk)");
   }
+  const x = median(xs, (r) => r.run.wallMs);
+  const floor = median(floors, (f) => f.wallMs);
   const xRatio = x.run.wallMs / floor.wallMs;
+  const xPairs = sortedRatios(xs.map((r, i) => r.run.wallMs / floors[i]!.wallMs));
   console.log(
-    `  XLSX 14 sheets: ${secs(x.run.wallMs)}, ${Math.round(XLSX_ROWS / (x.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${x.run.peakRssMb.toFixed(0)} MB (target <= 300: ${ok(x.run.peakRssMb <= 300)}); floor ${secs(floor.wallMs)} (${floor.peakRssMb.toFixed(0)} MB), ratio ${xRatio.toFixed(2)} (target <= 1.3: ${ok(xRatio <= 1.3)}); CPU ${secs(x.run.cpuMs)} against ${secs(floor.cpuMs)}, ${(x.run.cpuMs / floor.cpuMs).toFixed(2)}`,
+    `  XLSX 14 sheets: ${secs(x.run.wallMs)}, ${Math.round(XLSX_ROWS / (x.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${x.run.peakRssMb.toFixed(0)} MB (target <= 300: ${ok(x.run.peakRssMb <= 300)}); floor ${secs(floor.wallMs)} (${floor.peakRssMb.toFixed(0)} MB), ratio ${xRatio.toFixed(2)} (target <= 1.3: ${ok(xRatio <= 1.3)}), pair ratios ${xPairs.join(" ")}; CPU ${secs(x.run.cpuMs)} against ${secs(floor.cpuMs)}, ${(x.run.cpuMs / floor.cpuMs).toFixed(2)}`,
   );
   const check = checkDigests(
     digests,
