@@ -45,13 +45,7 @@ export function fnvStoppedAt(): number {
  * `stop` (an ASCII byte, e.g. LF), it hashes up to the first such byte instead of `end`, and
  * fnvStoppedAt() tells where that was: one pass both finds a line's end and hashes the line.
  */
-export function fnv1aUtf8(
-  b: Uint8Array,
-  start: number,
-  end: number,
-  h: number,
-  stop = -1,
-): number {
+export function fnv1aUtf8(b: Uint8Array, start: number, end: number, h: number, stop = -1): number {
   let i = start;
   while (i < end) {
     const c = b[i]!;
