@@ -82,6 +82,11 @@ const char = fc.constantFrom(
   "-",
   "😀",
   "\u2028",
+  // Every lead byte of a space trim removes: U+1680 (E1), U+3000 (E3), U+FEFF (EF) besides
+  // U+00A0 (C2) and U+2003, U+2028 (E2) above.
+  "\u1680",
+  "\u3000",
+  "\ufeff",
   "\r",
 );
 const text = fc.array(char, { maxLength: 6 }).map((a) => a.join(""));

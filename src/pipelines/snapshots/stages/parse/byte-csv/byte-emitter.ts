@@ -45,6 +45,13 @@ interface CategoryBytes {
   hash: number;
 }
 
+/** A category as its raw field bytes, its text and its bytes in the output. */
+interface SeenCategory {
+  raw: Uint8Array;
+  category: string;
+  bytes: CategoryBytes;
+}
+
 /** True when raw equals b[a, e) (a plain loop: no closure per row, unlike every()). */
 function sameBytes(raw: Uint8Array, b: Uint8Array, a: number, e: number): boolean {
   if (raw.length !== e - a) return false;
@@ -57,10 +64,9 @@ export class ByteRowEmitter {
   readonly #head: Buffer;
   readonly #prefixes: Buffer[];
   readonly #categories = new Map<string, CategoryBytes>();
-  readonly #rawCategories = new Map<
-    number,
-    Array<{ raw: Uint8Array; category: string; bytes: CategoryBytes }>
-  >();
+  readonly #rawCategories = new Map<number, SeenCategory[]>();
+  /** The category last seen for each of 64 hash slots: most rows find theirs here. */
+  readonly #recent: Array<SeenCategory | undefined> = new Array(64).fill(undefined);
   readonly #none: CategoryBytes;
   readonly #margin: number;
   // Where the last line's row id and row number were written (read by #indexKey).
@@ -106,8 +112,8 @@ export class ByteRowEmitter {
     }
     const columns = this.schema.columns;
     const positions = this.header.positions;
-    let fieldBytes = 0;
-    for (let i = 0; i < r.count; i++) fieldBytes += r.ends[i]! - r.starts[i]!;
+    // The record's bytes bound its fields' (delimiters, quotes and line end included).
+    const fieldBytes = r.end - r.start;
     // The payload is built in place, after the line's prefix whose length is known up front:
     // head, category, "row_id":"<64 hex>","row_number":<digits>,"payload":
     const lead = cat.lead;
@@ -204,27 +210,24 @@ export class ByteRowEmitter {
    * The category of a raw field, cached by its bytes (a file has few categories): no string
    * is made per row. Undefined when the field is empty or not valid text.
    */
-  #categoryOf(
-    b: Buffer,
-    a: number,
-    e: number,
-  ): { category: string; bytes: CategoryBytes } | undefined {
+  #categoryOf(b: Buffer, a: number, e: number): SeenCategory | undefined {
     const h = fnv1aUtf8(b, a, e, 0x811c9dc5);
+    const recent = this.#recent[h & 63];
+    if (recent && sameBytes(recent.raw, b, a, e)) return recent;
     const list = this.#rawCategories.get(h);
-    if (list) {
-      for (const entry of list) {
-        if (sameBytes(entry.raw, b, a, e)) return entry;
-      }
+    let entry = list?.find((seen) => sameBytes(seen.raw, b, a, e));
+    if (!entry) {
+      const c = parseString(b.toString("utf8", a, e), false);
+      if (c === null || isProblem(c)) return undefined;
+      entry = {
+        raw: Uint8Array.prototype.slice.call(b, a, e),
+        category: c,
+        bytes: this.#category(c),
+      };
+      if (list) list.push(entry);
+      else this.#rawCategories.set(h, [entry]);
     }
-    const c = parseString(b.toString("utf8", a, e), false);
-    if (c === null || isProblem(c)) return undefined;
-    const entry = {
-      raw: Uint8Array.prototype.slice.call(b, a, e),
-      category: c,
-      bytes: this.#category(c),
-    };
-    if (list) list.push(entry);
-    else this.#rawCategories.set(h, [entry]);
+    this.#recent[h & 63] = entry;
     return entry;
   }
 
@@ -246,6 +249,14 @@ export class ByteRowEmitter {
 }
 
 /**
+ * True for the first byte of the UTF-8 form of every space isUnicodeSpace knows (U+00A0: C2;
+ * U+1680: E1; U+2000–U+205F: E2; U+3000: E3; U+FEFF: EF): other text, Cyrillic say, is not
+ * decoded at both ends of every value.
+ */
+const isSpaceLead = (c: number) =>
+  c === 0xe2 || c === 0xc2 || c === 0xe3 || c === 0xe1 || c === 0xef;
+
+/**
  * Writes one column's JSON value at `p` from the record's field `at` (-1: the column is absent
  * from the header); returns the new end, or -1 when the value needs RowEmitter (a missing
  * required value, an escaped or Unicode-padded string, a number or date off the fast path).
@@ -265,11 +276,11 @@ function writeValue(
     let e = r.ends[at]!;
     while (a < e && isAsciiSpace(b[a]!)) a++;
     while (e > a && isAsciiSpace(b[e - 1]!)) e--;
-    if (a < e && b[a]! >= 0x80 && isUnicodeSpace(codePointAt(b, a))) return -1;
+    if (a < e && isSpaceLead(b[a]!) && isUnicodeSpace(codePointAt(b, a))) return -1;
     if (a < e && b[e - 1]! >= 0x80) {
       let l = e - 1;
       while (l > a && (b[l]! & 0xc0) === 0x80) l--;
-      if (isUnicodeSpace(codePointAt(b, l))) return -1;
+      if (isSpaceLead(b[l]!) && isUnicodeSpace(codePointAt(b, l))) return -1;
     }
     if (a === e) return col.required ? -1 : writeNull(s, p);
     return writeJsonString(b, a, e, s, p);
