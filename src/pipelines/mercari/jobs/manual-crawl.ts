@@ -1,9 +1,12 @@
 import type { PipelineServices } from "tidemark";
+import { typed } from "tidemark/kit";
 import type { MercariClient } from "../client/types.ts";
+import { crawlRepos } from "../repos/crawl-repos.ts";
 import type { MercariSettings } from "../settings.ts";
 import { crawlContext } from "../stages/list/crawl-context.ts";
 import { type ListSummary, runListPhase } from "../stages/list/list-phase.ts";
 import type { CrawlOutbox } from "../stages/list/send-messages.ts";
+import type { MercariTables } from "../tables.ts";
 
 /** What the manual crawl needs: the pipeline's services and, optionally, where messages go. */
 export interface OperationServices {
@@ -26,10 +29,13 @@ export async function executeCrawl(
   operation: OperationServices,
   productId?: number,
 ): Promise<{ products: ListSummary[] }> {
+  const { services } = operation;
+  // One set of repositories for the whole crawl, every product included. The products are read
+  // first: an unknown product is refused before a queue is opened for nothing.
+  const repos = crawlRepos(typed<MercariTables>(services.db), services.clock);
+  const targets = await repos.products.crawlTargets(productId);
   return withOutbox(operation, async (outbox) => {
-    // One context (and its repositories) for the whole crawl, every product included.
-    const crawl = crawlContext(operation.services, outbox, operation.client);
-    const targets = await crawl.repos.products.crawlTargets(productId);
+    const crawl = crawlContext(services, outbox, operation.client, repos);
     const products: ListSummary[] = [];
     for (const p of targets) products.push(await runListPhase(crawl, p.id));
     return { products };

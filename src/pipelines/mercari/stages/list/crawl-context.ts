@@ -56,9 +56,11 @@ export function crawlContext(
   services: PipelineServices<MercariSettings>,
   outbox: CrawlOutbox,
   client?: MercariClient,
+  /** Repositories the caller already built on the services' database. */
+  repos?: CrawlRepos,
 ): CrawlContext {
   return {
-    repos: crawlRepos(typed<MercariTables>(services.db), services.clock),
+    repos: repos ?? crawlRepos(typed<MercariTables>(services.db), services.clock),
     client: client ?? sharedClient(services),
     outbox,
     settings: services.settings,
