@@ -115,6 +115,7 @@ export { sendBatchTo, sendTo } from "../engine/registry/queue-handler-definition
 export { interruptSignal } from "../engine/runs/interrupt-signal.ts";
 export { newRunId } from "../engine/runs/run-id.ts";
 export { startWorkerThread } from "../engine/threads/start-worker-thread.ts";
+export { WarmThreads } from "../engine/threads/warm-threads.ts";
 // Queues
 export { type DrainOptions, type DrainReport, drainQueue } from "../engine/workers/drain-queue.ts";
 // Blobs and durable files

@@ -15,6 +15,7 @@ import {
   parseInput,
   WORK_KEYS_DIR,
 } from "../../../src/pipelines/snapshots/stages/parse/parse-input.ts";
+import { ParseThreads } from "../../../src/pipelines/snapshots/stages/parse/parse-threads.ts";
 import { FsSnapshotStorage } from "../../../src/pipelines/snapshots/stages/publish/storage/fs-storage.ts";
 
 const dirs: string[] = [];
@@ -63,6 +64,7 @@ async function parseWith(
   config = cfg(),
   textPath = false,
   minBytes = 0,
+  threads?: ParseThreads,
 ) {
   const root = mkdtempSync(path.join(tmpdir(), "tm-parse-"));
   dirs.push(root);
@@ -82,6 +84,7 @@ async function parseWith(
     workers,
     parallelMinBytes: minBytes,
     textPath,
+    threads,
   });
   const keysDir = path.join(workDir, WORK_KEYS_DIR);
   return {
@@ -94,6 +97,39 @@ async function parseWith(
     encoding: parsed.encoding,
   };
 }
+
+const entry = (name: string, size: number) => ({
+  key: `inbox/acme/${name}`,
+  name,
+  size,
+  mtimeMs: 0,
+});
+
+describe("worker threads started ahead of the parse", () => {
+  it("start for the newest file's likely format when it is big enough to be parsed on them", async () => {
+    const cases: Array<[Record<string, unknown>, string, number, number, number]> = [
+      [{ format: "csv" }, "f.csv", 8 << 20, 2, 0],
+      [{}, "prices.CSV", 8 << 20, 2, 0],
+      [{ encoding: "windows-1251" }, "f.txt", 8 << 20, 2, 0],
+      [{ format: "csv" }, "f.csv", 1 << 20, 0, 0],
+      [{ encoding: "utf-16le" }, "f.csv", 8 << 20, 0, 0],
+      [{}, "book.xlsx", 2 << 20, 0, 1],
+      [{ format: "xlsx", categories: { from: "sheet" } }, "book.bin", 2 << 20, 0, 1],
+      [{ format: "xlsx", categories: { from: "sheet" } }, "book.xlsx", 100_000, 0, 0],
+    ];
+    for (const [extra, name, size, csv, xlsx] of cases) {
+      const threads = new ParseThreads(2);
+      threads.warmFor(cfg(extra), entry(name, size));
+      expect([name, size, threads.csv.idle, threads.xlsx.idle]).toEqual([name, size, csv, xlsx]);
+      await threads.close();
+      expect(threads.csv.idle + threads.xlsx.idle).toBe(0);
+    }
+    const none = new ParseThreads(0);
+    none.warmFor(cfg(), entry("f.csv", 8 << 20));
+    none.warmFor(cfg(), undefined);
+    expect(none.csv.idle).toBe(0);
+  });
+});
 
 describe("CSV read paths", () => {
   for (const [label, eol, encoding] of [
@@ -142,7 +178,13 @@ describe("CSV read paths", () => {
     const text = awkwardCsv(140_000, "\n");
     writeFileSync(file, text);
     const inline = await parseWith(file, 0);
-    const parallel = await parseWith(file, 2);
+    // The workers started ahead, as a run does while it hashes the input, are the ones used.
+    const threads = new ParseThreads(2);
+    threads.warmFor(cfg(), entry("many.csv", text.length));
+    expect(threads.csv.idle).toBe(2);
+    const parallel = await parseWith(file, 2, cfg(), false, 0, threads);
+    expect(threads.csv.idle).toBe(0);
+    await threads.close();
     expect(inline.totals.total).toBe(140_000);
     expect(parallel.facts).toBe(inline.facts);
     expect(parallel.bad).toBe(inline.bad);
@@ -171,7 +213,13 @@ describe("CSV read paths", () => {
     ]);
     const config = cfg({ format: "xlsx", categories: { from: "sheet" } });
     const inThread = await parseWith(file, 0, config);
-    const worker = await parseWith(file, 1, config);
+    // The reader's thread started ahead, as a run does while it hashes the input.
+    const threads = new ParseThreads(1);
+    threads.warmFor(config, entry("book.xlsx", 2 << 20));
+    expect(threads.xlsx.idle).toBe(1);
+    const worker = await parseWith(file, 1, config, false, 0, threads);
+    expect(threads.xlsx.idle).toBe(0);
+    await threads.close();
     expect(inThread.totals).toEqual({ total: 6000, good: 5940, bad: 60 });
     expect(worker.facts).toBe(inThread.facts);
     expect(worker.bad).toBe(inThread.bad);

@@ -10,6 +10,7 @@ import { fileLessResult, inboxSummary } from "../intake/inbox/file-less-result.t
 import { selectInput } from "../intake/inbox/select-input.ts";
 import { waitingReason } from "../intake/inbox/waiting-reason.ts";
 import { checkSupplierName } from "../intake/layout/supplier-name.ts";
+import { ParseThreads } from "../parse/parse-threads.ts";
 import { manifestKey } from "../publish/run-documents.ts";
 import { loadReasonCodes } from "../quality/reason-codes/load-reason-codes.ts";
 import { crashPoint } from "./crash-hook.ts";
@@ -69,6 +70,7 @@ export async function ingestSupplier(
     history,
     recovery: emptyRecoveryReport(),
     inbox: inboxSummary(undefined),
+    threads: new ParseThreads(deps.settings.workers),
   };
   try {
     return await ingest(scope);
@@ -82,6 +84,7 @@ export async function ingestSupplier(
       .catch(() => {});
     throw err;
   } finally {
+    await scope.threads.close();
     await deps.storage.discardWorkDir(runId).catch(() => {});
   }
 }
@@ -109,6 +112,8 @@ async function ingest(scope: RunScope): Promise<IngestResult> {
     { windowSeconds: cfg.file_stability_window, atomicRename: cfg.atomic_rename },
     deps.clock.now(),
     true,
+    undefined,
+    (newest) => scope.threads.warmFor(cfg, newest),
   );
   scope.inbox = inboxSummary(selection);
   const observedAt = deps.clock.now().toISOString();

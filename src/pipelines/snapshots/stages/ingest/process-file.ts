@@ -89,10 +89,14 @@ export async function processFile(
       supplier: scope.supplier,
       signal: scope.deps.signal,
       workers: scope.deps.settings.workers,
+      threads: scope.threads,
     });
   } catch (err) {
     if (!(err instanceof GateFailure)) throw err;
     return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
+  } finally {
+    // Threads warmed for a parse that did not take them (a small file, a guessed format).
+    await scope.threads.close();
   }
   const file: Ingested = { chosen, parsed, workDir };
   const t1 = performance.now();

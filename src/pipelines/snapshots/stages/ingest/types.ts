@@ -2,6 +2,7 @@ import type { Clock, Database, Logger } from "tidemark";
 import type { HistoryRepo } from "../../repos/history-repo.ts";
 import type { SnapshotSettings } from "../../settings.ts";
 import type { SupplierConfig } from "../intake/config/supplier-config.ts";
+import type { ParseThreads } from "../parse/parse-threads.ts";
 import type { SnapshotDiff } from "../publish/artifacts/key-diff.ts";
 import type { SnapshotStorage } from "../publish/storage/snapshot-storage.ts";
 import type { ReasonCode } from "../quality/reason-codes/reason-code.ts";
@@ -43,6 +44,8 @@ export interface RunScope {
   recovery: RecoveryReport;
   inbox: IngestResult["inbox"];
   cfg?: SupplierConfig;
+  /** The parse's threads, started while the input is selected; stopped when the run ends. */
+  threads: ParseThreads;
 }
 
 /** Outcome of one ingestion, returned to the job and printed by the CLI. */

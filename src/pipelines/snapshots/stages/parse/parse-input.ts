@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Readable } from "node:stream";
+import type { WarmThreads } from "tidemark/kit";
 import { crashPoint } from "../ingest/crash-hook.ts";
 import type { SupplierConfig } from "../intake/config/supplier-config.ts";
 import { RUN_FILES } from "../intake/layout/tree.ts";
@@ -50,6 +51,8 @@ export interface ParseRequest {
   signal?: AbortSignal;
   /** Worker threads for large CSV files (0: parse on the main thread). */
   workers: number;
+  /** Worker threads started ahead of the parse (taken before any new one is started). */
+  threads?: { csv: WarmThreads; xlsx: WarmThreads };
   /** Override of PARALLEL_MIN_BYTES (tests). */
   parallelMinBytes?: number;
   /** Tests: read CSV with the plain text path instead of the byte-level batch path. */
@@ -171,6 +174,7 @@ async function extractRows(
       const info = await readCsvBatched(source, {
         ...csv,
         workers: threads,
+        threads: r.threads?.csv,
         runId: r.runId,
         supplier: r.supplier,
         multiCategory,
@@ -189,6 +193,7 @@ async function extractRows(
       hook();
       const sheets = await readXlsxInWorker(source, {
         ...xlsx,
+        threads: r.threads?.xlsx,
         runId: r.runId,
         supplier: r.supplier,
         multiCategory,

@@ -74,6 +74,8 @@ export async function selectInput(
   apply: boolean,
   /** SHAs to treat as accepted besides accepted_runs (a dry run's pending recovery). */
   acceptedToo: ReadonlySet<string> = new Set(),
+  /** Told the newest stable file before any is hashed (to prepare for its parse). */
+  beforeHashing?: (newest: StorageEntry | undefined) => void,
 ): Promise<Selection> {
   const selection: Selection = {
     chosen: undefined,
@@ -95,6 +97,7 @@ export async function selectInput(
     } else stable.push(entry);
   }
   stable.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  beforeHashing?.(stable[0]);
   const seen = new Set<string>();
   for (const entry of stable) {
     const sha256 = await hashStored(storage, entry.key);

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
-import { startWorkerThread } from "tidemark/kit";
+import { WarmThreads } from "tidemark/kit";
 import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
@@ -23,6 +23,11 @@ export class WorkerBatchError extends Error {
  * each worker's memory (and the process's peak RSS) down.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
+/** CSV worker threads, to start ahead of a parse (see WarmThreads) or as the pool needs them. */
+export function csvWorkerThreads(): WarmThreads {
+  return new WarmThreads(import.meta.url, "csv-worker", WORKER_LIMITS);
+}
 
 /** Where batches go: worker threads, or the calling thread. */
 export interface BatchRunner {
@@ -90,13 +95,15 @@ export class CsvWorkerPool implements BatchRunner {
 
   /**
    * Starts the workers. `files` are the output files in WorkerInit.fds order, each flushed:
-   * their current sizes are where the first batch's ranges begin.
+   * their current sizes are where the first batch's ranges begin. Threads already started
+   * ahead (`threads`) are taken first.
    */
   constructor(
     count: number,
     setup: BatchSetup,
     files: string[],
     private readonly onCounts: (counts: WorkerDone["counts"]) => void,
+    threads: WarmThreads = csvWorkerThreads(),
   ) {
     const turn = new SharedArrayBuffer(8);
     this.#turn = new Int32Array(turn);
@@ -108,7 +115,7 @@ export class CsvWorkerPool implements BatchRunner {
     });
     const init: WorkerInit = { type: "init", ...setup, fds: this.#fds, ends, turn };
     for (let i = 0; i < count; i++) {
-      const w = startWorkerThread(import.meta.url, "csv-worker", WORKER_LIMITS);
+      const w = threads.take();
       w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m));
       w.on("error", (err) => this.#fail(err));
       w.on("exit", (code) => {

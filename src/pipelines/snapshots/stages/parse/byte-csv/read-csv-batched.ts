@@ -1,4 +1,5 @@
 import iconv from "iconv-lite";
+import type { WarmThreads } from "tidemark/kit";
 import type { KeyIndexWriter } from "../../publish/artifacts/key-index.ts";
 import type { LineSink } from "../../publish/artifacts/line-sink.ts";
 import { GateFailure, type HeaderMap } from "../../quality/emit/schema.ts";
@@ -39,6 +40,8 @@ import { RecordSplitter } from "./record-splitter.ts";
 export interface BatchedCsvOptions extends CsvOptions {
   /** Worker threads; 0 processes the batches on this thread. */
   workers: number;
+  /** CSV worker threads started ahead of the parse, taken before any new one is started. */
+  threads?: WarmThreads;
   runId: string;
   supplier: string;
   multiCategory: boolean;
@@ -110,7 +113,7 @@ function startRunner(o: BatchedCsvOptions, h: HeaderMap, encoding: string): Batc
   if (files.some((f) => f === undefined) || o.keys.paths.length !== o.buckets) {
     throw new Error("CSV workers need sinks that opened their own files");
   }
-  return new CsvWorkerPool(o.workers, setup, files as string[], merge);
+  return new CsvWorkerPool(o.workers, setup, files as string[], merge, o.threads);
 }
 
 /** A read error as the gate's failure (positions counted from the file's first byte). */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Worker } from "node:worker_threads";
-import { startWorkerThread } from "tidemark/kit";
+import { WarmThreads } from "tidemark/kit";
 import type { KeyIndexWriter } from "../../publish/artifacts/key-index.ts";
 import type { LineSink } from "../../publish/artifacts/line-sink.ts";
 import { GateFailure } from "../../quality/emit/schema.ts";
@@ -16,6 +16,11 @@ import type { XlsxIn, XlsxOut } from "./xlsx-worker.ts";
 /** A young generation big enough for exceljs's per-row objects (see xlsx-worker.ts). */
 const XLSX_WORKER_LIMITS = { maxYoungGenerationSizeMb: 48 };
 
+/** The XLSX reader's thread, to start ahead of a parse (see WarmThreads) or when reading. */
+export function xlsxWorkerThreads(): WarmThreads {
+  return new WarmThreads(import.meta.url, "xlsx-worker", XLSX_WORKER_LIMITS);
+}
+
 /** What readXlsxInWorker is given besides the in-thread options (rows are emitted here). */
 type WorkerReadOptions = XlsxOptions & {
   runId: string;
@@ -25,6 +30,8 @@ type WorkerReadOptions = XlsxOptions & {
   facts: LineSink;
   bad: LineSink;
   keys: KeyIndexWriter;
+  /** The reader's thread if it was started ahead (else one is started here). */
+  threads?: WarmThreads;
 };
 
 /**
@@ -51,7 +58,7 @@ async function readOnWorker(
   o: WorkerReadOptions,
   spoolDir: string,
 ): Promise<XlsxReadInfo> {
-  const worker = startWorkerThread(import.meta.url, "xlsx-worker", XLSX_WORKER_LIMITS);
+  const worker = (o.threads ?? xlsxWorkerThreads()).take();
   const link = new WorkerLink(worker, new SheetCollector(o));
   try {
     worker.postMessage({ type: "init", categories: o.categories, spoolDir } satisfies XlsxIn);

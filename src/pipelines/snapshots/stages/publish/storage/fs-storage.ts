@@ -19,6 +19,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { fsyncDir, isStrictlyInside, mkdirDurable } from "tidemark/kit";
 import { currentLink, runDir, STATE_FILES, stateDir } from "../../intake/layout/tree.ts";
+import { readAheadChunks } from "./read-ahead-chunks.ts";
 import {
   type SnapshotStorage,
   type StatePointer,
@@ -104,26 +105,7 @@ export class FsSnapshotStorage implements SnapshotStorage {
     const handle = await open(this.pathOf(key), "r").catch((err: unknown) => {
       throw isAbsent(err) ? new StorageNotFoundError(key) : err;
     });
-    // One buffer for the whole file: no megabyte of garbage per chunk for the GC to find late.
-    const buf = Buffer.allocUnsafeSlow(1 << 20);
-    let closed = false;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      void handle.close().catch(() => {});
-    };
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      try {
-        for (;;) {
-          const { bytesRead } = await handle.read(buf, 0, buf.length, null);
-          if (bytesRead === 0) return;
-          yield buf.subarray(0, bytesRead);
-        }
-      } finally {
-        close();
-      }
-    }
-    return { chunks: chunks(), close };
+    return readAheadChunks(handle);
   }
 
   async readText(key: string): Promise<string | undefined> {
