@@ -36,11 +36,10 @@ export const ENTRY_POINTS = {
   "sdk/testing": "src/sdk/testing.ts",
   "csv-worker": "src/pipelines/snapshots/stages/parse/byte-csv/csv-worker.ts",
   "xlsx-worker": "src/pipelines/snapshots/stages/parse/extract/xlsx-worker.ts",
-  "key-diff-worker": "src/pipelines/snapshots/stages/publish/artifacts/key-diff-worker.ts",
 };
 
 /** The worker-thread entries, built apart from the CLI's chunks (see buildDist). */
-const WORKER_ENTRIES = ["csv-worker", "xlsx-worker", "key-diff-worker"] as const;
+const WORKER_ENTRIES = ["csv-worker", "xlsx-worker"] as const;
 
 /** The entries that share chunks: the CLI and the public entries. */
 const SHARED_ENTRIES = ["main", "sdk/index", "sdk/kit", "sdk/testing"] as const;

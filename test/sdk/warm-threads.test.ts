@@ -46,6 +46,26 @@ describe("WarmThreads", () => {
     expect(threads.idle).toBe(0);
   });
 
+  it("takes back a thread given to it, for the next take(); once closed, a given thread is stopped", async () => {
+    const threads = new WarmThreads(from, "echo-worker", {});
+    const w = threads.take();
+    expect(await ask(w, 5)).toBe(10);
+    threads.give(w);
+    expect(threads.idle).toBe(1);
+    const again = threads.take();
+    taken.push(again);
+    expect(again).toBe(w);
+    expect(await ask(again, 7)).toBe(14);
+    await threads.close();
+    const late = new WarmThreads(from, "echo-worker", {}).take();
+    const stopped = once(late, "exit");
+    const closed = new WarmThreads(from, "echo-worker", {});
+    await closed.close();
+    closed.give(late);
+    await stopped;
+    expect(closed.idle).toBe(0);
+  });
+
   it("drops a warm thread that failed to start: take() starts a new one, whose failure the taker sees", async () => {
     const threads = new WarmThreads(from, "no-such-worker", {}).warm(1);
     expect(threads.idle).toBe(1);

@@ -27,19 +27,32 @@ export class WarmThreads {
   /** Starts threads until `count` are idle (none once closed). */
   warm(count: number): this {
     while (!this.#closed && this.#idle.length < count) {
-      const worker = startWorkerThread(this.from, this.name, this.resourceLimits);
-      worker.unref();
-      // A thread that fails to start is dropped here; take() then starts a new one, whose
-      // failure reaches the taker's own listeners.
-      const gone = () => {
-        const i = this.#idle.findIndex((t) => t.worker === worker);
-        if (i >= 0) this.#idle.splice(i, 1);
-      };
-      worker.on("error", gone);
-      worker.on("exit", gone);
-      this.#idle.push({ worker, gone });
+      this.#keep(startWorkerThread(this.from, this.name, this.resourceLimits));
     }
     return this;
+  }
+
+  /**
+   * Takes back a thread that was taken and is idle again (the taker's listeners removed), for
+   * the next take(): one module's threads can serve several stages of a run. Stopped at once
+   * when closed.
+   */
+  give(worker: Worker): void {
+    if (this.#closed) void worker.terminate();
+    else this.#keep(worker);
+  }
+
+  #keep(worker: Worker): void {
+    worker.unref();
+    // A thread that fails to start (or dies idle) is dropped here; take() then starts a new
+    // one, whose failure reaches the taker's own listeners.
+    const gone = () => {
+      const i = this.#idle.findIndex((t) => t.worker === worker);
+      if (i >= 0) this.#idle.splice(i, 1);
+    };
+    worker.on("error", gone);
+    worker.on("exit", gone);
+    this.#idle.push({ worker, gone });
   }
 
   /** A warm thread (referenced again, and the caller's to stop) or, if none, a new one. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyBucketName } from "../../../src/pipelines/snapshots/stages/intake/layout/tree.ts";
+import { csvWorkerThreads } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-worker-pool.ts";
 import { dedupeAndDiff } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff.ts";
 import { KeyDiffPool } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff-pool.ts";
 import { KeyIndexWriter } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
@@ -108,7 +109,7 @@ describe("key index dedupe and diff", () => {
       const inline = writeIndex(after, nb);
       const threaded = writeIndex(after, nb);
       const one = await dedupeAndDiff(inline, nb, previous);
-      const pool = new KeyDiffPool(2);
+      const pool = new KeyDiffPool(2, csvWorkerThreads());
       const two = await dedupeAndDiff(threaded, nb, previous, pool).finally(() => pool.close());
       expect(one.diff.samples.added.length).toBe(10);
       expect(one.duplicates.length).toBeGreaterThan(0);
@@ -125,7 +126,7 @@ describe("key index dedupe and diff", () => {
   it("reports a bucket the worker cannot read as the run's error", async () => {
     const dir = writeIndex([{ cat: "", key: "A", version: 1 }], 16);
     rmSync(path.join(dir, keyBucketName(3)));
-    const pool = new KeyDiffPool(2);
+    const pool = new KeyDiffPool(2, csvWorkerThreads());
     await expect(dedupeAndDiff(dir, 16, undefined, pool)).rejects.toThrow(
       /key index check: .*ENOENT/,
     );

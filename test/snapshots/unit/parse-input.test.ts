@@ -16,6 +16,8 @@ import {
   WORK_KEYS_DIR,
 } from "../../../src/pipelines/snapshots/stages/parse/parse-input.ts";
 import { ParseThreads } from "../../../src/pipelines/snapshots/stages/parse/parse-threads.ts";
+import { dedupeAndDiff } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff.ts";
+import { KeyDiffPool } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff-pool.ts";
 import { FsSnapshotStorage } from "../../../src/pipelines/snapshots/stages/publish/storage/fs-storage.ts";
 
 const dirs: string[] = [];
@@ -88,6 +90,8 @@ async function parseWith(
   });
   const keysDir = path.join(workDir, WORK_KEYS_DIR);
   return {
+    keysDir,
+    buckets: parsed.buckets,
     facts: readFileSync(path.join(workDir, "facts.ndjson"), "utf8"),
     bad: readFileSync(path.join(workDir, "bad.ndjson"), "utf8"),
     keys: readdirSync(keysDir).map((f) => readFileSync(path.join(keysDir, f), "utf8")),
@@ -183,8 +187,16 @@ describe("CSV read paths", () => {
     threads.warmFor(cfg(), entry("many.csv", text.length));
     expect(threads.csv.idle).toBe(2);
     const parallel = await parseWith(file, 2, cfg(), false, 0, threads);
+    // ...and are handed back idle, to run the key check next.
+    expect(threads.csv.idle).toBe(2);
+    const pool = new KeyDiffPool(2, threads.csv);
     expect(threads.csv.idle).toBe(0);
+    const checked = await dedupeAndDiff(parallel.keysDir, parallel.buckets, undefined, pool);
+    await pool.close();
     await threads.close();
+    const alone = await dedupeAndDiff(inline.keysDir, inline.buckets, undefined);
+    expect(checked).toEqual(alone);
+    expect(alone.duplicates.length).toBeGreaterThan(0);
     expect(inline.totals.total).toBe(140_000);
     expect(parallel.facts).toBe(inline.facts);
     expect(parallel.bad).toBe(inline.bad);

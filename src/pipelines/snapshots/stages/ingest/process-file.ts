@@ -93,14 +93,12 @@ export async function processFile(
     });
   } catch (err) {
     if (!(err instanceof GateFailure)) throw err;
-    return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
-  } finally {
-    // Threads warmed for a parse that did not take them (a small file, a guessed format).
     await scope.threads.close();
+    return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
   }
   const file: Ingested = { chosen, parsed, workDir };
   const t1 = performance.now();
-  const { diff, keysDir } = await checkKeys(scope, cfg, file);
+  const { diff, keysDir } = await checkKeys(scope, file);
   const t2 = performance.now();
   const { totals } = parsed.emitter;
   const dq = decideDq(cfg, totals.good, totals.bad);
@@ -117,17 +115,19 @@ export async function processFile(
 
 /**
  * Dedupes the keys and diffs them against the published state's; a large CSV file's on worker
- * threads (two at most: the check reads about as much as it computes).
+ * threads (two at most: the check reads about as much as it computes): the CSV workers its
+ * parse left idle. Then the run's threads are stopped, warm ones nobody took included.
  */
-async function checkKeys(scope: RunScope, cfg: SupplierConfig, file: Ingested) {
+async function checkKeys(scope: RunScope, file: Ingested) {
   const { settings } = scope.deps;
-  const threaded = cfg.format === "csv" && file.chosen.entry.size >= PARALLEL_MIN_BYTES;
+  const threaded = file.parsed.format === "csv" && file.chosen.entry.size >= PARALLEL_MIN_BYTES;
   const threads = threaded ? Math.min(2, settings.workers) : 0;
-  const pool = threads > 0 ? new KeyDiffPool(threads) : undefined;
+  const pool = threads > 0 ? new KeyDiffPool(threads, scope.threads.csv) : undefined;
   try {
     return await dedupeAndDrop(scope, file, pool);
   } finally {
     await pool?.close();
+    await scope.threads.close();
   }
 }
 

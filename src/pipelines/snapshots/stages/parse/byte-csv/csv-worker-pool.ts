@@ -36,6 +36,9 @@ export interface BatchRunner {
   /** Sends whole records that start at line `firstLine`, byte `firstByte` of the file. */
   submit(firstLine: number, bytes: Uint8Array, firstByte: number): Promise<void>;
   drain(): Promise<void>;
+  /** Ends a read that drained: threads go back where they came from, for the run's next stage. */
+  release(): Promise<void>;
+  /** Stops everything (after a failure, or a release). */
   close(): Promise<void>;
 }
 
@@ -71,6 +74,8 @@ export class InlineBatchRunner implements BatchRunner {
 
   async drain(): Promise<void> {}
 
+  async release(): Promise<void> {}
+
   async close(): Promise<void> {}
 }
 
@@ -89,6 +94,8 @@ export class CsvWorkerPool implements BatchRunner {
   #done = 0;
   #failure: Error | undefined;
   readonly #waiter = new Waiter();
+  /** Where the workers came from and go back to (undefined: they are stopped instead). */
+  readonly #threads: WarmThreads | undefined;
 
   /** Positional-write fds of the output files (ours to close). */
   readonly #fds: number[];
@@ -96,15 +103,16 @@ export class CsvWorkerPool implements BatchRunner {
   /**
    * Starts the workers. `files` are the output files in WorkerInit.fds order, each flushed:
    * their current sizes are where the first batch's ranges begin. Threads already started
-   * ahead (`threads`) are taken first.
+   * ahead (`threads`) are taken first, and release() gives them back.
    */
   constructor(
     count: number,
     setup: BatchSetup,
     files: string[],
     private readonly onCounts: (counts: WorkerDone["counts"]) => void,
-    threads: WarmThreads = csvWorkerThreads(),
+    threads?: WarmThreads,
   ) {
+    this.#threads = threads;
     const turn = new SharedArrayBuffer(8);
     this.#turn = new Int32Array(turn);
     this.#fds = files.map((f) => openSync(f, "r+"));
@@ -115,7 +123,7 @@ export class CsvWorkerPool implements BatchRunner {
     });
     const init: WorkerInit = { type: "init", ...setup, fds: this.#fds, ends, turn };
     for (let i = 0; i < count; i++) {
-      const w = threads.take();
+      const w = (threads ?? csvWorkerThreads()).take();
       w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m));
       w.on("error", (err) => this.#fail(err));
       w.on("exit", (code) => {
@@ -156,6 +164,22 @@ export class CsvWorkerPool implements BatchRunner {
   async drain(): Promise<void> {
     while (this.#done < this.#submitted) await this.#next();
     this.#check();
+  }
+
+  /**
+   * After a drain: the idle workers go back to the threads they were taken from (the key check
+   * runs on them), or are stopped if they were not given any; the files are closed.
+   */
+  async release(): Promise<void> {
+    this.#check();
+    for (const w of this.#workers.splice(0)) {
+      // By event name: a Worker's own newListener/removeListener listeners (which start and
+      // stop its message port) must stay, or the next taker never hears from it.
+      for (const event of ["message", "error", "exit"]) w.removeAllListeners(event);
+      if (this.#threads) this.#threads.give(w);
+      else await w.terminate();
+    }
+    for (const fd of this.#fds.splice(0)) closeSync(fd);
   }
 
   /** Stops the workers (a worker waiting for its turn is released first). */

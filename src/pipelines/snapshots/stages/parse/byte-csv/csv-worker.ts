@@ -3,9 +3,12 @@
  * the output into the run's files itself, in batch order: a shared counter says whose turn it
  * is to reserve the next byte range of every file (batch n after batch n-1); the writes into
  * the reserved ranges (pwrite) then run in parallel. Nothing big crosses threads and output
- * order is the input order. Only the counts go back to the main thread.
+ * order is the input order. Only the counts go back to the main thread. Once the parse is done,
+ * the same thread runs the key check's bucket groups (GroupTask), sparing the run two thread
+ * starts; its parse buffers are let go at the first one.
  */
 import { parentPort } from "node:worker_threads";
+import { answerGroup, type GroupTask } from "../../publish/artifacts/key-diff-task.ts";
 import { writeAllSync } from "../../publish/artifacts/line-sink.ts";
 import type { RowEmitter } from "../../quality/emit/row-emitter.ts";
 import { CsvSyntaxError } from "../extract/csv-records.ts";
@@ -161,7 +164,13 @@ function flush(turn: Int32Array, ends: Float64Array, mayHold: number): void {
   }
 }
 
-parentPort?.on("message", (msg: WorkerInit | WorkerBatch) => {
+parentPort?.on("message", (msg: WorkerInit | WorkerBatch | GroupTask) => {
+  if (msg.type === "group") {
+    init = undefined;
+    processors = [];
+    parentPort!.postMessage(answerGroup(msg));
+    return;
+  }
   if (msg.type === "init") {
     init = msg;
     processors = [new CsvBatchProcessor(msg), new CsvBatchProcessor(msg)];

@@ -212,6 +212,7 @@ export async function readCsvBatched(
     const last = splitter.end();
     if (last) await handle(last.bytes, last.firstLine, fed - last.bytes.length);
     await pool?.drain();
+    await pool?.release();
   } catch (err) {
     throw csvReadFailure(err, o, bom === "utf-8" ? 3 : 0);
   } finally {

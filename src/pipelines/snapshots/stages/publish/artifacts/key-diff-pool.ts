@@ -4,15 +4,16 @@
  * per worker; the results come back by group index.
  */
 import type { Worker } from "node:worker_threads";
-import { startWorkerThread } from "tidemark/kit";
+import type { WarmThreads } from "tidemark/kit";
 import { Waiter } from "../../parse/byte-csv/waiter.ts";
 import type { BucketGroup, GroupLayout, GroupReader, GroupResult } from "./key-diff-group.ts";
-import type { GroupReply, GroupTask } from "./key-diff-worker.ts";
+import type { GroupReply, GroupTask } from "./key-diff-task.ts";
 
-/** Little is allocated per line: a small young generation keeps the threads' memory down. */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16 };
-
-/** A pool of key-diff worker threads; close() it when the run is done with it. */
+/**
+ * A pool of key-diff worker threads, taken from `from`: threads of a module that answers
+ * GroupTask messages (the CSV workers do, and a large CSV's parse leaves two idle there). The
+ * pool stops them: close() it when the run is done with it.
+ */
 export class KeyDiffPool {
   readonly #workers: Worker[] = [];
   readonly #busy: number[] = [];
@@ -21,9 +22,9 @@ export class KeyDiffPool {
   #closed = false;
   readonly #waiter = new Waiter();
 
-  constructor(threads: number) {
+  constructor(threads: number, from: WarmThreads) {
     for (let slot = 0; slot < threads; slot++) {
-      const w = startWorkerThread(import.meta.url, "key-diff-worker", WORKER_LIMITS);
+      const w = from.take();
       w.on("message", (m: GroupReply) => {
         this.#busy[slot]!--;
         if (m.type === "error") this.#fail(new Error(`key index check: ${m.message}`));

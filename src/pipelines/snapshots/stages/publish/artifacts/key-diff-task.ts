@@ -1,8 +1,8 @@
 /**
- * Worker thread of the key-index dedupe and diff: runs the bucket groups it is sent (each
- * with the previous buckets' bytes, transferred) and posts back each group's result.
+ * A key-index bucket group as a task for a worker thread: the group, with the previous
+ * buckets' bytes (transferred), goes out; its result, or why it failed, comes back. The CSV
+ * worker threads answer these once the parse is done with them (see key-diff-pool.ts).
  */
-import { parentPort } from "node:worker_threads";
 import {
   type BucketGroup,
   type GroupLayout,
@@ -24,16 +24,15 @@ export type GroupReply =
   | { type: "done"; index: number; result: GroupResult }
   | { type: "error"; index: number; message: string };
 
-parentPort?.on("message", (task: GroupTask) => {
-  let reply: GroupReply;
+/** Runs a task on this thread and says how it went (never throws). */
+export function answerGroup(task: GroupTask): GroupReply {
   try {
-    reply = {
+    return {
       type: "done",
       index: task.index,
       result: runGroup(task.layout, task.group, task.previous),
     };
   } catch (err) {
-    reply = { type: "error", index: task.index, message: (err as Error).message };
+    return { type: "error", index: task.index, message: (err as Error).message };
   }
-  parentPort!.postMessage(reply);
-});
+}
