@@ -27,6 +27,18 @@ describe("key index lines", () => {
     expect(lines.hash[1]! >>> 0).toBe(identityHash('"y"\t"k"'));
   });
 
+  it("indexes every line when the first is far longer than the rest (its length sizes the arrays)", () => {
+    const first = `${ROW_ID}\t2\t"${"x".repeat(5000)}"\t"K"\n`;
+    const rest = Array.from({ length: 3000 }, (_, i) => `${ROW_ID}\t${i + 3}\t""\t"K${i}"\n`);
+    const lines = indexLines(Buffer.from(first + rest.join("")));
+    expect(lines.count).toBe(3001);
+    const last = lines.count - 1;
+    expect(lines.text.toString("utf8", lines.idStart[last]!, lines.idEnd[last]!)).toBe(
+      '""\t"K2999"',
+    );
+    expect(lines.hash[last]! >>> 0).toBe(identityHash('""\t"K2999"'));
+  });
+
   it("tells duplicates apart from distinct keys that share a bucket's low hash bits", () => {
     // Keys of one bucket share the low bits of their hash: the table must still find them all.
     const keys: string[] = [];

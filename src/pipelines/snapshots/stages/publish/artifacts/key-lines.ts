@@ -20,7 +20,10 @@ export interface IndexLines {
 
 /** Indexes the lines of a bucket (FNV of each identity, as identityHash computes it). */
 export function indexLines(text: Buffer): IndexLines {
-  let cap = 1024;
+  // Sized from the first line's length with room to spare (lines of a bucket are alike), so
+  // the arrays rarely grow; they double when that guess was short.
+  const firstLine = text.indexOf(10) + 1 || text.length || 1;
+  let cap = Math.max(1024, Math.ceil((text.length / firstLine) * 1.25));
   let start = new Int32Array(cap);
   let idStart = new Int32Array(cap);
   let idEnd = new Int32Array(cap);
