@@ -187,7 +187,11 @@ describe("CSV read paths", () => {
     threads.warmFor(cfg(), entry("many.csv", text.length));
     expect(threads.csv.idle).toBe(2);
     const parallel = await parseWith(file, 2, cfg(), false, 0, threads);
-    // ...and are handed back idle, to run the key check next.
+    // ...and are handed back idle: they can read again, and run the key check next.
+    expect(threads.csv.idle).toBe(2);
+    const again = await parseWith(file, 2, cfg(), false, 0, threads);
+    expect(again.facts).toBe(inline.facts);
+    expect(again.keys).toEqual(inline.keys);
     expect(threads.csv.idle).toBe(2);
     const pool = new KeyDiffPool(2, threads.csv);
     expect(threads.csv.idle).toBe(0);

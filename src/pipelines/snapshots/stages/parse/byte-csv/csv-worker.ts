@@ -147,7 +147,10 @@ function flush(turn: Int32Array, ends: Float64Array, mayHold: number): void {
       }
       if (!waiting) {
         waiting = true;
+        const owner = init;
         void Promise.resolve(waitAsync(turn, 0, current).value).then(() => {
+          // A wake-up from an earlier read of this thread (it may read again) is not ours.
+          if (init !== owner) return;
           waiting = false;
           const head = pending[0];
           try {
@@ -173,6 +176,8 @@ parentPort?.on("message", (msg: WorkerInit | WorkerBatch | GroupTask) => {
   }
   if (msg.type === "init") {
     init = msg;
+    waiting = false;
+    pending.length = 0;
     processors = [new CsvBatchProcessor(msg), new CsvBatchProcessor(msg)];
     return;
   }
