@@ -14,6 +14,7 @@ import { isAsciiCompatible } from "./byte-csv/record-splitter.ts";
 import { readCsv } from "./extract/read-csv.ts";
 import { readXlsx, type XlsxReadInfo } from "./extract/read-xlsx.ts";
 import { readXlsxInWorker } from "./extract/read-xlsx-worker.ts";
+import { withoutPretenuring } from "./extract/without-pretenuring.ts";
 import { openByteSource, SourceReadError, toReadable } from "./input/byte-source.ts";
 import { SNIFF_BYTES, sniffFormat } from "./input/sniff-format.ts";
 import { encodingFromBom, isUtf8 } from "./input/text-decoder.ts";
@@ -191,23 +192,23 @@ async function extractRows(
     const xlsx = { categories: r.cfg.categories, schema, emitter, signal: r.signal };
     if (x.size >= (r.parallelMinBytes ?? XLSX_WORKER_MIN_BYTES) && r.workers > 0) {
       hook();
-      const sheets = await readXlsxInWorker(source, {
-        ...xlsx,
-        threads: r.threads?.xlsx,
-        runId: r.runId,
-        supplier: r.supplier,
-        multiCategory,
-        buckets,
-        facts,
-        bad,
-        keys,
-      });
+      const sheets = await withoutPretenuring(() =>
+        readXlsxInWorker(source, {
+          ...xlsx,
+          threads: r.threads?.xlsx,
+          runId: r.runId,
+          supplier: r.supplier,
+          multiCategory,
+          buckets,
+          facts,
+          bad,
+          keys,
+        }),
+      );
       return { encoding: null, sheets };
     }
-    return {
-      encoding: null,
-      sheets: await readXlsx(toReadable(source), { ...xlsx, onSheet: hook }),
-    };
+    const read = () => readXlsx(toReadable(source), { ...xlsx, onSheet: hook });
+    return { encoding: null, sheets: await withoutPretenuring(read) };
   } catch (err) {
     if (err instanceof SourceReadError) throw new GateFailure("FILE_UNREADABLE", err.message);
     throw err;
