@@ -123,6 +123,18 @@ describe.runIf(browserAvailable && withPanel.length > 0)("every page in Chromium
         await page.waitForLoadState("networkidle");
         const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
         if (width === 390) expect({ p, scroll }).toEqual({ p, scroll: 390 });
+        // A number, a duration ("236 ms") or a time ("10 s ago") is never broken over two lines.
+        const broken = await page.$$eval("td.num, td.when", (cells) =>
+          cells
+            .filter((c) => {
+              const range = document.createRange();
+              range.selectNodeContents(c);
+              const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+              return new Set(tops).size > 1;
+            })
+            .map((c) => c.textContent),
+        );
+        expect({ p, width, broken }).toEqual({ p, width, broken: [] });
         await page.screenshot({
           path: path.join(ARTIFACTS, `all-${shotName(p)}-${width}.png`),
           fullPage: true,

@@ -28,7 +28,8 @@ table { border-collapse:collapse; width:100%; background:var(--card); }
 th, td { text-align:left; padding:.4rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { font-size:.85rem; color:var(--muted); font-weight:600; }
 td.error-cell { overflow-wrap:anywhere; min-width:12rem; }
-td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
+td.when { white-space:nowrap; }
 .stats { display:flex; flex-wrap:wrap; gap:.6rem; margin:0 0 1rem; padding:0; list-style:none; }
 .stats li { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:.5rem .8rem;
   min-width:7.5rem; }

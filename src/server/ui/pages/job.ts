@@ -34,7 +34,7 @@ function historyTable(runs: Awaited<ReturnType<typeof loadRuns>>, now: Date): Ht
       <th scope="col" class="num">Took</th><th scope="col" class="num">Items</th><th scope="col" class="hide-narrow">Error</th></tr></thead>
     <tbody>${runs.map(
       (r) => html`<tr><th scope="row"><a href="/ui/runs/${enc(r.runId)}">${r.runId}</a></th>
-        <td data-label="Status">${statusBadge(r.status)}</td><td data-label="Started">${utcTime(r.startedAt)}</td>
+        <td data-label="Status">${statusBadge(r.status)}</td><td class="when" data-label="Started">${utcTime(r.startedAt)}</td>
         <td class="num" data-label="Took">${runDuration(r.startedAt, r.finishedAt, now)}</td>
         <td class="num" data-label="Items">${itemsOf(r) ?? "—"}</td>
         <td class="hide-narrow error-cell">${r.error ? errorExcerpt(redactText(r.error)) : ""}</td></tr>`,

@@ -31,7 +31,7 @@ function runRow(r: RunRecord, now: Date): Html {
     <th scope="row"><a href="/ui/runs/${enc(r.runId)}">${r.runId}</a></th>
     <td data-label="Job"><a href="/ui/jobs/${enc(r.jobName)}">${r.jobName}</a></td>
     <td data-label="Status">${statusBadge(r.status)}${r.dryRun ? html` <span class="tone-muted">(dry run)</span>` : ""}</td>
-    <td data-label="Started">${relative(r.startedAt, now)}</td>
+    <td class="when" data-label="Started">${relative(r.startedAt, now)}</td>
     <td class="num" data-label="Took">${runDuration(r.startedAt, r.finishedAt, now)}</td>
     <td class="hide-narrow error-cell">${r.error ? shortError(redactText(r.error)) : ""}</td>
   </tr>`;
