@@ -79,7 +79,6 @@ describe("WarmThreads", () => {
 
   it("an idle warm thread does not keep the process alive", () => {
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "warm-threads-exit.ts");
-    const started = Date.now();
     const run = spawnSync(process.execPath, ["--import", "tsx", script], {
       encoding: "utf8",
       timeout: 30_000,
@@ -87,6 +86,5 @@ describe("WarmThreads", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toBe("warm 2");
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

@@ -93,7 +93,6 @@ export async function processFile(
     });
   } catch (err) {
     if (!(err instanceof GateFailure)) throw err;
-    await scope.threads.close();
     return failRun(scope, { reason: err.reason, detail: err.detail, input: chosen, workDir });
   }
   const file: Ingested = { chosen, parsed, workDir };
