@@ -87,16 +87,22 @@ export class RecordSplitter {
     // per push is all the lone-CR check costs them; CRLF files pay one step per line.
     let cr = this.#checkCr ? buf.indexOf(CR, pos) : -1;
     if (cr < 0) cr = len;
+    // The next LF at or after pos (len: none), kept across stretches like `cr`: each LF is
+    // found by one native search, never searched for again from an earlier stretch.
+    let lf = nextByte(buf, LF, pos);
     // Native indexOf jumps instead of a byte loop: quotes switch the state, and in each stretch
     // outside quotes the last LF is a record boundary. LFs inside quotes still count as lines.
     while (pos < len) {
       const next = buf.indexOf(quote, pos);
       const end = next < 0 ? len : next;
-      const lfsBefore = lfs;
-      for (let i = buf.indexOf(LF, pos); i >= 0 && i < end; i = buf.indexOf(LF, i + 1)) lfs++;
+      let lastLf = -1;
+      for (; lf < end; lf = nextByte(buf, LF, lf + 1)) {
+        lfs++;
+        lastLf = lf;
+      }
       if (cr < end) {
         if (q === 0) {
-          for (; cr < end; cr = nextCr(buf, cr + 1)) {
+          for (; cr < end; cr = nextByte(buf, CR, cr + 1)) {
             if (cr + 1 === len) {
               // The byte that decides arrives with the next chunk (or never: end()).
               this.#crAtEnd = true;
@@ -104,10 +110,10 @@ export class RecordSplitter {
             }
             if (buf[cr + 1] !== LF) this.#loneCr(cr);
           }
-        } else cr = nextCr(buf, end);
+        } else cr = nextByte(buf, CR, end);
       }
-      if (q === 0 && lfs > lfsBefore) {
-        cut = buf.lastIndexOf(LF, end - 1) + 1;
+      if (q === 0 && lastLf >= 0) {
+        cut = lastLf + 1;
         lfsAtCut = lfs;
       }
       if (next < 0) break;
@@ -167,9 +173,9 @@ export class RecordSplitter {
   }
 }
 
-/** The next CR at or after `from`, or buf.length when there is none. */
-function nextCr(buf: Buffer, from: number): number {
-  const i = buf.indexOf(CR, from);
+/** The next `byte` at or after `from`, or buf.length when there is none. */
+function nextByte(buf: Buffer, byte: number, from: number): number {
+  const i = buf.indexOf(byte, from);
   return i < 0 ? buf.length : i;
 }
 
