@@ -122,12 +122,20 @@ describe("worker threads started ahead of the parse", () => {
       [{ format: "xlsx", categories: { from: "sheet" } }, "book.xlsx", 100_000, 0, 0],
     ];
     for (const [extra, name, size, csv, xlsx] of cases) {
-      const threads = new ParseThreads(2);
+      const threads = new ParseThreads(2, 4);
       threads.warmFor(cfg(extra), entry(name, size));
       expect([name, size, threads.csv.idle, threads.xlsx.idle]).toEqual([name, size, csv, xlsx]);
       await threads.close();
       expect(threads.csv.idle + threads.xlsx.idle).toBe(0);
     }
+    // The hash of the inbox keeps one core busy: on two cores, one CSV thread starts then.
+    const twoCores = new ParseThreads(2, 2);
+    twoCores.warmFor(cfg(), entry("f.csv", 8 << 20));
+    expect(twoCores.csv.idle).toBe(1);
+    await twoCores.close();
+    const oneCore = new ParseThreads(2, 1);
+    oneCore.warmFor(cfg(), entry("f.csv", 8 << 20));
+    expect(oneCore.csv.idle).toBe(0);
     const none = new ParseThreads(0);
     none.warmFor(cfg(), entry("f.csv", 8 << 20));
     none.warmFor(cfg(), undefined);
@@ -182,12 +190,13 @@ describe("CSV read paths", () => {
     const text = awkwardCsv(140_000, "\n");
     writeFileSync(file, text);
     const inline = await parseWith(file, 0);
-    // The workers started ahead, as a run does while it hashes the input, are the ones used.
-    const threads = new ParseThreads(2);
+    // The worker started ahead, as a run does on two cores while it hashes the input, is used
+    // and the parse starts the other one.
+    const threads = new ParseThreads(2, 2);
     threads.warmFor(cfg(), entry("many.csv", text.length));
-    expect(threads.csv.idle).toBe(2);
+    expect(threads.csv.idle).toBe(1);
     const parallel = await parseWith(file, 2, cfg(), false, 0, threads);
-    // ...and are handed back idle: they can read again, and run the key check next.
+    // Both are handed back idle: they can read again, and run the key check next.
     expect(threads.csv.idle).toBe(2);
     const again = await parseWith(file, 2, cfg(), false, 0, threads);
     expect(again.facts).toBe(inline.facts);
