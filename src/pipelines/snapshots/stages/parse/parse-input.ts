@@ -175,6 +175,7 @@ async function extractRows(
       const info = await readCsvBatched(source, {
         ...csv,
         workers: threads,
+        size: x.size,
         threads: r.threads?.csv,
         runId: r.runId,
         supplier: r.supplier,

@@ -87,6 +87,8 @@ export class InlineBatchRunner implements BatchRunner {
  */
 export class CsvWorkerPool implements BatchRunner {
   readonly #workers: Worker[] = [];
+  /** Batches sent to each worker and not yet written. */
+  readonly #inFlight: number[] = [];
   readonly #turn: Int32Array;
   /** Batch buffers the workers handed back, for reuse. */
   readonly #free: ArrayBuffer[] = [];
@@ -124,13 +126,14 @@ export class CsvWorkerPool implements BatchRunner {
     const init: WorkerInit = { type: "init", ...setup, fds: this.#fds, ends, turn };
     for (let i = 0; i < count; i++) {
       const w = (threads ?? csvWorkerThreads()).take();
-      w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m));
+      w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m, i));
       w.on("error", (err) => this.#fail(err));
       w.on("exit", (code) => {
         if (code !== 0) this.#fail(new Error(`CSV worker exited with code ${code}`));
       });
       w.postMessage(init);
       this.#workers.push(w);
+      this.#inFlight.push(0);
     }
   }
 
@@ -157,7 +160,9 @@ export class CsvWorkerPool implements BatchRunner {
       offset: bytes.byteOffset,
       length: bytes.byteLength,
     };
-    this.#workers[seq % this.#workers.length]!.postMessage(msg, [buffer]);
+    const slot = leastBusy(this.#inFlight, seq);
+    this.#inFlight[slot]!++;
+    this.#workers[slot]!.postMessage(msg, [buffer]);
   }
 
   /** Waits until every submitted batch is written. */
@@ -191,7 +196,7 @@ export class CsvWorkerPool implements BatchRunner {
     for (const fd of this.#fds.splice(0)) closeSync(fd);
   }
 
-  #receive(m: WorkerDone | WorkerError): void {
+  #receive(m: WorkerDone | WorkerError, slot: number): void {
     if (m.type === "error") {
       // A batch aborted by another's failure: that failure is reported by its own worker (or
       // was set here), in whatever order the workers' messages arrive. Taking the abort for the
@@ -200,6 +205,7 @@ export class CsvWorkerPool implements BatchRunner {
       return;
     }
     this.#done++;
+    this.#inFlight[slot]!--;
     this.#free.push(m.buffer);
     try {
       this.onCounts(m.counts);
@@ -229,4 +235,20 @@ export class CsvWorkerPool implements BatchRunner {
   #check(): void {
     if (this.#failure) throw this.#failure;
   }
+}
+
+/**
+ * The worker a batch goes to: the one with the fewest batches in flight (ties taken in turn from
+ * `seq`), so a thread still starting, or slowed, gets less and no thread sits idle while the
+ * other has a queue. Any assignment keeps the output in file order (workers reserve their
+ * output ranges in batch order) and cannot deadlock: each worker receives its batches in
+ * increasing order, so the oldest unwritten batch is never queued behind a wait for a later one.
+ */
+export function leastBusy(inFlight: readonly number[], seq: number): number {
+  let best = seq % inFlight.length;
+  for (let k = 1; k < inFlight.length; k++) {
+    const i = (seq + k) % inFlight.length;
+    if (inFlight[i]! < inFlight[best]!) best = i;
+  }
+  return best;
 }

@@ -35,11 +35,14 @@ import {
   WorkerBatchError,
 } from "./csv-worker-pool.ts";
 import { RecordSplitter } from "./record-splitter.ts";
+import { tailSlices } from "./tail-slices.ts";
 
 /** Extra inputs of the batch reader: the real sinks and the emitter's labels. */
 export interface BatchedCsvOptions extends CsvOptions {
   /** Worker threads; 0 processes the batches on this thread. */
   workers: number;
+  /** The file's size, when known: its last megabytes go to the workers in smaller batches. */
+  size?: number;
   /** CSV worker threads started ahead of the parse, taken before any new one is started. */
   threads?: WarmThreads;
   runId: string;
@@ -196,7 +199,10 @@ export async function readCsvBatched(
   try {
     for await (const raw of source.chunks) {
       o.signal?.throwIfAborted();
-      await feed(lineEnds.bytes(first && bom === "utf-8" ? raw.subarray(3) : raw));
+      const chunk = lineEnds.bytes(first && bom === "utf-8" ? raw.subarray(3) : raw);
+      for (const piece of tailSlices(chunk, bytes, o.workers > 0 ? o.size : undefined)) {
+        await feed(piece);
+      }
       first = false;
       if (splitter.pendingBytes > MAX_RECORD_CHARS) {
         throw new GateFailure(
