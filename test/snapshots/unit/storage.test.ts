@@ -3,6 +3,8 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   readlinkSync,
   rmSync,
   statSync,
@@ -203,6 +205,26 @@ describe("fs snapshot storage specifics", () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(`../../state_store/acme/${a}`);
     expect(lstatSync(link).mtime.toISOString()).toBe("2026-01-01T10:00:00.000Z");
+  });
+
+  it("sealing a state with many key buckets leaves every file read-only and intact", async () => {
+    const root = tmp("tm-root-");
+    const s = new FsSnapshotStorage(root);
+    const a = "acme_20260101T000000Z_bbbbbb";
+    const local = localState(a, "a\n");
+    // More files than are synced at once.
+    for (let b = 0; b < 37; b++) {
+      writeFileSync(path.join(local, "keys", `${String(b).padStart(4, "0")}.tsv`), `k${b}\n`);
+    }
+    await s.createState("acme", a, local);
+    const keys = path.join(root, "state_store", "acme", a, "keys");
+    const files = readdirSync(keys).sort();
+    expect(files.length).toBe(37);
+    for (const [b, f] of files.entries()) {
+      expect(statSync(path.join(keys, f)).mode & 0o777).toBe(0o444);
+      expect(readFileSync(path.join(keys, f), "utf8")).toBe(`k${b}\n`);
+    }
+    expect(statSync(keys).mode & 0o777).toBe(0o555);
   });
 
   it("keys cannot escape the root", () => {

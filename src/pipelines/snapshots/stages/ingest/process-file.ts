@@ -134,10 +134,16 @@ async function checkKeys(scope: RunScope, file: Ingested) {
 async function dedupeAndDrop(scope: RunScope, file: Ingested, pool: KeyDiffPool | undefined) {
   const { storage } = scope.deps;
   const { parsed, workDir } = file;
-  // The facts (hundreds of MB) reach the disk while the key index is checked, not after.
-  const flushing = storage.flushAhead?.(path.join(workDir, RUN_FILES.facts));
-  const previous = await storage.readCurrent(scope.supplier);
   const keysDir = path.join(workDir, WORK_KEYS_DIR);
+  // The facts (hundreds of MB) and the key index reach the disk while the index is checked,
+  // not one file after another when the state is sealed (a bucket the check rewrites without
+  // its duplicates is synced again then).
+  const written = [path.join(workDir, RUN_FILES.facts)];
+  for (let b = 0; b < parsed.buckets; b++) written.push(path.join(keysDir, keyBucketName(b)));
+  const flushing = storage.flushAhead
+    ? Promise.all(written.map((f) => storage.flushAhead?.(f)))
+    : undefined;
+  const previous = await storage.readCurrent(scope.supplier);
   const { diff, duplicates } = await dedupeAndDiff(
     keysDir,
     parsed.buckets,

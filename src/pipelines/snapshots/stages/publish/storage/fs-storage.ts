@@ -29,6 +29,9 @@ import {
   type WorkDirEntry,
 } from "./snapshot-storage.ts";
 
+/** Files of a state folder synced at once when it is sealed. */
+const SEAL_CONCURRENCY = 8;
+
 const isAbsent = (err: unknown) =>
   ["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "");
 
@@ -278,20 +281,25 @@ export class FsSnapshotStorage implements SnapshotStorage {
 
   /** chmod a-w on every file and sub-folder below dir (fsync first when durable). */
   async #sealTree(dir: string, top = true): Promise<void> {
-    for (const d of await readdir(dir, { withFileTypes: true })) {
-      const p = path.join(dir, d.name);
-      if (d.isDirectory()) {
-        await this.#sealTree(p, false);
-        continue;
-      }
-      if (this.durable) {
-        const h = await open(p, "r");
-        await h.sync().finally(() => h.close());
-      }
-      await chmod(p, 0o444);
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const d of entries)
+      if (d.isDirectory()) await this.#sealTree(path.join(dir, d.name), false);
+    // A folder's files are synced SEAL_CONCURRENCY at a time: one after another, the key
+    // index's buckets cost a disk round trip each (~2.5 ms apiece here).
+    const files = entries.filter((d) => !d.isDirectory()).map((d) => path.join(dir, d.name));
+    for (let i = 0; i < files.length; i += SEAL_CONCURRENCY) {
+      await Promise.all(files.slice(i, i + SEAL_CONCURRENCY).map((f) => this.#sealFile(f)));
     }
     if (this.durable) await fsyncDir(dir);
     if (!top) await chmod(dir, 0o555);
+  }
+
+  async #sealFile(file: string): Promise<void> {
+    if (this.durable) {
+      const h = await open(file, "r");
+      await h.sync().finally(() => h.close());
+    }
+    await chmod(file, 0o444);
   }
 
   async #makeWritable(dir: string): Promise<void> {
