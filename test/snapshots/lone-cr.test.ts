@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { expect, it } from "vitest";
 import { PARALLEL_MIN_BYTES } from "../../src/pipelines/snapshots/stages/parse/parse-input.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
@@ -113,6 +114,17 @@ describeEachDialect("snapshots gate: LF, CRLF and classic-Mac CR line ends; a mi
       for (const s of ["lf", "crlf"]) {
         const { result } = await t.ingest(s);
         expect(result).toMatchObject({ status: "PASS", good_rows: ROWS, bad_rows: 0 });
+        // The key index is published as its buckets alone (the workers' line tables, written
+        // for the key check, are gone), and the run's folder keeps no work files.
+        const keys = readdirSync(t.file(`state_store/${s}/${result.run_id}/keys`));
+        expect(keys.length).toBeGreaterThan(0);
+        expect(keys.filter((f) => !/^\d{4}\.tsv$/.test(f))).toEqual([]);
+        expect(readdirSync(t.file(`runs/${result.run_id}`)).sort()).toEqual([
+          "bad.ndjson",
+          "facts.ndjson",
+          "manifest.json",
+          "stats.json",
+        ]);
       }
       const lf = await facts(t, "lf");
       expect(lf).toHaveLength(ROWS);

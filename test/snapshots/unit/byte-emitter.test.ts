@@ -5,6 +5,8 @@ import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/in
 import { CsvBatchProcessor } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-batch.ts";
 import { CsvRecordParser } from "../../../src/pipelines/snapshots/stages/parse/extract/csv-records.ts";
 import { fnv1a } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
+import { indexLines } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
+import { linesFromTable } from "../../../src/pipelines/snapshots/stages/publish/artifacts/line-table.ts";
 import {
   GrowableBytes,
   MemoryKeyIndex,
@@ -44,6 +46,28 @@ const setup = {
   quote: '"',
   buckets: 16,
 };
+
+/** One category for the whole file: the category column is not in the schema, and ignored. */
+const singleCfg = supplierConfigSchema.parse({ ...cfg, categories: undefined });
+const singleSchema = compileSchema(singleCfg);
+const singleSetup = {
+  ...setup,
+  schema: singleSchema,
+  header: mapHeader(singleSchema, ["sku", "qty", "price", "name", "d", "cat"]),
+  multiCategory: false,
+};
+
+/** Every bucket's line table equals what indexLines finds reading the bucket's text. */
+function expectTablesLocateLines(out: { keys: Uint8Array[]; tables: Uint8Array[] }): void {
+  out.keys.forEach((bytes, b) => {
+    const text = Buffer.from(bytes);
+    const read = indexLines(text);
+    const fromTable = linesFromTable(text, out.tables[b]!);
+    const used = (l: NonNullable<typeof fromTable>) =>
+      [l.start, l.idStart, l.idEnd, l.hash].map((a) => Array.from(a.subarray(0, l.count)));
+    expect(fromTable && [fromTable.count, used(fromTable)]).toEqual([read.count, used(read)]);
+  });
+}
 
 /** The text path: CsvRecordParser + RowEmitter, the reference the byte path must equal. */
 function textPath(body: string) {
@@ -118,10 +142,38 @@ describe("byte-level emitter", () => {
           expect(text(actual.bad)).toBe(expected.bad);
           expect(actual.keys.map(text)).toEqual(expected.keys);
           expect(actual.counts).toEqual(expected.counts);
+          expectTablesLocateLines(actual);
         },
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("each bucket's line table locates and hashes its lines as reading the text does, with one category or many (property)", () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 12 }), fc.boolean(), (rows, single) => {
+        const body = `${rows.map((r) => r.map((v) => csvField(v)).join(",")).join("\n")}\n`;
+        const processor = new CsvBatchProcessor(single ? singleSetup : setup);
+        expectTablesLocateLines(processor.process(Buffer.from(body, "utf8"), 2, 0));
+      }),
+      { numRuns: 300 },
+    );
+    // The single-category lines have an empty category before the key.
+    const single = new CsvBatchProcessor(singleSetup).process(
+      Buffer.from("K1,5,1.50,a,,c1\n"),
+      2,
+      0,
+    );
+    expect(Buffer.concat(single.keys).toString()).toMatch(/^[0-9a-f]{16}\t2\t\t"K1"\n$/);
+    expectTablesLocateLines(single);
+    // A table that does not fit its bucket is refused (the check then reads the text).
+    const out = new CsvBatchProcessor(setup).process(Buffer.from("K1,5,1.50,a,,c1\n"), 2, 0);
+    const b = out.keys.findIndex((k) => k.length > 0);
+    const keys = Buffer.from(out.keys[b]!);
+    expect(linesFromTable(keys, out.tables[b]!)).toBeDefined();
+    expect(linesFromTable(keys.subarray(1), out.tables[b]!)).toBeUndefined();
+    expect(linesFromTable(keys, out.tables[b]!.subarray(1))).toBeUndefined();
+    expect(linesFromTable(Buffer.concat([keys, keys]), out.tables[b]!)).toBeUndefined();
   });
 
   it("clean rows take the fast path; only odd ones are re-read as text", () => {

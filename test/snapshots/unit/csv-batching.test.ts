@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { leastBusy } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-worker-pool.ts";
+import { OutputSync } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/output-sync.ts";
 import {
   TAIL_BYTES,
   TAIL_SLICE_BYTES,
@@ -32,5 +33,45 @@ describe("how a large CSV is handed to the worker threads", () => {
     expect(leastBusy([1, 0, 0], 4)).toBe(1);
     expect(leastBusy([1, 0, 0], 5)).toBe(2);
     expect(leastBusy([3], 9)).toBe(0);
+  });
+});
+
+describe("the CSV workers' outputs synced to disk as they grow", () => {
+  it("a round every `every` bytes of facts, one file after the other, never two at once", async () => {
+    const ends = new Float64Array(4);
+    const calls: number[] = [];
+    const pending: Array<() => void> = [];
+    const sync = new OutputSync([10, 11, 12, 13], ends, { every: 100, files: 3 }, ((
+      fd: number,
+      done: (err: NodeJS.ErrnoException | null) => void,
+    ) => {
+      calls.push(fd);
+      pending.push(() => done(fd === 11 ? Object.assign(new Error("EIO"), { code: "EIO" }) : null));
+    }) as never);
+    const finish = async () => {
+      while (pending.length > 0) {
+        pending.shift()!();
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    ends[0] = 99;
+    sync.poke();
+    expect(calls).toEqual([]);
+    ends[0] = 100;
+    sync.poke();
+    ends[0] = 500;
+    sync.poke(); // a round is under way: no second one
+    expect(calls).toEqual([10]);
+    const settled = sync.settle();
+    await finish();
+    // The first three files, in order; a failed sync (fd 11) does not stop the round.
+    expect(calls).toEqual([10, 11, 12]);
+    await settled;
+    sync.poke(); // 400 bytes since the last round
+    expect(calls).toEqual([10, 11, 12, 10]);
+    await finish();
+    await sync.settle();
+    sync.poke(); // nothing new
+    expect(calls).toEqual([10, 11, 12, 10, 11, 12]);
   });
 });

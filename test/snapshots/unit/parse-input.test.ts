@@ -94,7 +94,11 @@ async function parseWith(
     buckets: parsed.buckets,
     facts: readFileSync(path.join(workDir, "facts.ndjson"), "utf8"),
     bad: readFileSync(path.join(workDir, "bad.ndjson"), "utf8"),
-    keys: readdirSync(keysDir).map((f) => readFileSync(path.join(keysDir, f), "utf8")),
+    keys: readdirSync(keysDir)
+      .filter((f) => f.endsWith(".tsv"))
+      .map((f) => readFileSync(path.join(keysDir, f), "utf8")),
+    /** Line tables the parse wrote beside the buckets (worker threads only). */
+    lineTables: readdirSync(keysDir).filter((f) => f.endsWith(".lines")).length,
     totals: parsed.emitter.totals,
     byCategory: Object.fromEntries(parsed.emitter.byCategory),
     byReason: Object.fromEntries(parsed.emitter.byReason),
@@ -204,6 +208,9 @@ describe("CSV read paths", () => {
     expect(threads.csv.idle).toBe(2);
     const pool = new KeyDiffPool(2, threads.csv);
     expect(threads.csv.idle).toBe(0);
+    // The workers wrote each bucket's line table; the key check locates the lines from them,
+    // the inline read wrote none and its check reads the text: same result.
+    expect([parallel.lineTables, inline.lineTables]).toEqual([parallel.buckets, 0]);
     const checked = await dedupeAndDiff(parallel.keysDir, parallel.buckets, undefined, pool);
     await pool.close();
     await threads.close();

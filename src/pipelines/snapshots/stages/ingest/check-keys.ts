@@ -12,8 +12,13 @@ import { dedupeAndDiff, type PreviousIndex } from "../publish/artifacts/key-diff
 import { KeyDiffPool } from "../publish/artifacts/key-diff-pool.ts";
 import { describeIdentity } from "../publish/artifacts/key-index.ts";
 import { LineSink } from "../publish/artifacts/line-sink.ts";
+import { removeLineTables } from "../publish/artifacts/line-table.ts";
 import type { SnapshotStorage, StatePointer } from "../publish/storage/snapshot-storage.ts";
 import type { RunScope } from "./types.ts";
+
+/** The bucket files of a key index folder. */
+const bucketFiles = (dir: string, buckets: number) =>
+  Array.from({ length: buckets }, (_, b) => path.join(dir, keyBucketName(b)));
 
 /** Reads a published state's key index, bucket by bucket. */
 export function previousIndex(storage: SnapshotStorage, pointer: StatePointer): PreviousIndex {
@@ -93,6 +98,7 @@ async function dedupeAndDrop(scope: RunScope, file: Ingested, pool: KeyDiffPool 
   );
   await removeDuplicates(parsed, workDir, duplicates);
   await flushing;
+  await removeLineTables(bucketFiles(keysDir, parsed.buckets));
   return { diff, keysDir };
 }
 
@@ -112,7 +118,7 @@ async function flushWhileChecking(
   const flush = storage.flushAhead?.bind(storage);
   if (!flush) return;
   const buckets = async () => {
-    for (let b = 0; b < parsed.buckets; b++) await flush(path.join(keysDir, keyBucketName(b)));
+    for (const file of bucketFiles(keysDir, parsed.buckets)) await flush(file);
   };
   await Promise.all([flush(facts), buckets()]);
 }

@@ -176,6 +176,7 @@ async function extractRows(
         ...csv,
         workers: threads,
         size: x.size,
+        syncWhileWriting: r.storage.syncsWorkFiles === true,
         threads: r.threads?.csv,
         runId: r.runId,
         supplier: r.supplier,

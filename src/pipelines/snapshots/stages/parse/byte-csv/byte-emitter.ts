@@ -7,6 +7,7 @@
  */
 import { hash } from "node:crypto";
 import { fnv1a, KEY_ROW_ID_CHARS } from "../../publish/artifacts/key-index.ts";
+import { pushLineEntry } from "../../publish/artifacts/line-table.ts";
 import type { GrowableBytes, MemoryKeyIndex } from "../../publish/artifacts/memory-sinks.ts";
 import {
   codePointAt,
@@ -185,16 +186,17 @@ export class ByteRowEmitter {
     return p;
   }
 
-  /** Adds the line's key index entry: row id, row number, category, key. */
+  /** Adds the line's key index entry (row id, row number, category, key) and its table entry. */
   #indexKey(s: Buffer, cat: CategoryBytes, keyStart: number, keyEnd: number): void {
     const idAt = this.#idAt;
     const numberAt = this.#numberAt;
-    const bucket = this.keys.bucket(
-      fnv1aUtf8(s, keyStart, keyEnd, cat.hash) & (this.keys.buckets - 1),
-    );
+    const hash = fnv1aUtf8(s, keyStart, keyEnd, cat.hash);
+    const b = hash & (this.keys.buckets - 1);
+    const bucket = this.keys.bucket(b);
     bucket.ensure(KEY_ROW_ID_CHARS + 24 + cat.json.length + (keyEnd - keyStart) + 4);
     const k = bucket.buf;
-    let q = put(s, idAt, idAt + KEY_ROW_ID_CHARS, k, bucket.used);
+    const lineStart = bucket.used;
+    let q = put(s, idAt, idAt + KEY_ROW_ID_CHARS, k, lineStart);
     k[q++] = 0x09;
     q = put(s, numberAt, numberAt + this.#digits, k, q);
     k[q++] = 0x09;
@@ -204,6 +206,7 @@ export class ByteRowEmitter {
     q = put(s, keyStart, keyEnd, k, q);
     k[q++] = 0x0a;
     bucket.used = q;
+    pushLineEntry(this.keys.table(b), hash, q - lineStart);
   }
 
   /**

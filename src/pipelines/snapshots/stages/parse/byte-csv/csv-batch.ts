@@ -28,6 +28,8 @@ export interface BatchOutput {
   bad: Uint8Array;
   /** Key-index lines per bucket. */
   keys: Uint8Array[];
+  /** Each bucket's line table (line-table.ts), for its lines in `keys`. */
+  tables: Uint8Array[];
   counts: ReturnType<RowEmitter["takeCounts"]>;
 }
 
@@ -93,6 +95,7 @@ export class CsvBatchProcessor {
       facts: this.#facts.take(),
       bad: this.#bad.take(),
       keys: this.#keys.take(),
+      tables: this.#keys.takeTables(),
       counts: this.#rows.takeCounts(),
     };
   }

@@ -5,6 +5,7 @@ import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
 import type { WorkerBatch, WorkerDone, WorkerError, WorkerInit } from "./csv-worker.ts";
+import { OutputSync, type SyncPlan } from "./output-sync.ts";
 import { Waiter } from "./waiter.ts";
 
 /** A worker failed to read a batch. */
@@ -102,17 +103,21 @@ export class CsvWorkerPool implements BatchRunner {
   /** Positional-write fds of the output files (ours to close). */
   readonly #fds: number[];
 
+  /** Syncs the outputs as they grow (when asked). */
+  readonly #sync: OutputSync | undefined;
+
   /**
    * Starts the workers. `files` are the output files in WorkerInit.fds order, each flushed:
    * their current sizes are where the first batch's ranges begin. Threads already started
-   * ahead (`threads`) are taken first, and release() gives them back.
+   * ahead (`threads`) are taken first, and release() gives them back. With `sync`, the first
+   * `sync.files` files are synced to disk in the background as the facts grow.
    */
   constructor(
     count: number,
     setup: BatchSetup,
     files: string[],
     private readonly onCounts: (counts: WorkerDone["counts"]) => void,
-    threads?: WarmThreads,
+    { threads, sync }: { threads?: WarmThreads; sync?: SyncPlan } = {},
   ) {
     this.#threads = threads;
     const turn = new SharedArrayBuffer(8);
@@ -123,6 +128,7 @@ export class CsvWorkerPool implements BatchRunner {
     this.#fds.forEach((fd, i) => {
       view[i] = fstatSync(fd).size;
     });
+    this.#sync = sync ? new OutputSync(this.#fds, view, sync) : undefined;
     const init: WorkerInit = { type: "init", ...setup, fds: this.#fds, ends, turn };
     for (let i = 0; i < count; i++) {
       const w = (threads ?? csvWorkerThreads()).take();
@@ -184,6 +190,7 @@ export class CsvWorkerPool implements BatchRunner {
       if (this.#threads) this.#threads.give(w);
       else await w.terminate();
     }
+    await this.#sync?.settle();
     for (const fd of this.#fds.splice(0)) closeSync(fd);
   }
 
@@ -193,6 +200,7 @@ export class CsvWorkerPool implements BatchRunner {
     Atomics.store(this.#turn, 1, 1);
     Atomics.notify(this.#turn, 0);
     await Promise.all(this.#workers.map((w) => w.terminate()));
+    await this.#sync?.settle();
     for (const fd of this.#fds.splice(0)) closeSync(fd);
   }
 
@@ -206,6 +214,7 @@ export class CsvWorkerPool implements BatchRunner {
     }
     this.#done++;
     this.#inFlight[slot]!--;
+    this.#sync?.poke();
     this.#free.push(m.buffer);
     try {
       this.onCounts(m.counts);

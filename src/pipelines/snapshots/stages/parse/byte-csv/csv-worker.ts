@@ -18,7 +18,10 @@ import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batc
 /** Sent once, before any batch. */
 export interface WorkerInit extends BatchSetup {
   type: "init";
-  /** Files to pwrite into: facts, bad, then each key bucket (same order as `ends`). */
+  /**
+   * Files to pwrite into: facts, bad, each key bucket, then each bucket's line table (same
+   * order as `ends`).
+   */
   fds: number[];
   /** Float64 per file: where the next reserved range starts (written only in turn). */
   ends: SharedArrayBuffer;
@@ -93,7 +96,7 @@ function waitTurn(turn: Int32Array, seq: number): void {
 
 /** Reserves the batch's byte ranges in every file (its turn has come), then writes them. */
 function write(turn: Int32Array, ends: Float64Array, msg: WorkerBatch, out: BatchOutput): void {
-  const parts = [out.facts, out.bad, ...out.keys];
+  const parts = [out.facts, out.bad, ...out.keys, ...out.tables];
   const at: number[] = [];
   // Plain reads and writes of `ends` are ordered by the Atomics on `turn` around them.
   for (let i = 0; i < parts.length; i++) {

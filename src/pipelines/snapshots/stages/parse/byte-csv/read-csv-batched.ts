@@ -2,6 +2,7 @@ import iconv from "iconv-lite";
 import type { WarmThreads } from "tidemark/kit";
 import type { KeyIndexWriter } from "../../publish/artifacts/key-index.ts";
 import type { LineSink } from "../../publish/artifacts/line-sink.ts";
+import { createLineTables } from "../../publish/artifacts/line-table.ts";
 import { GateFailure, type HeaderMap } from "../../quality/emit/schema.ts";
 import { CrLineEnds } from "../extract/cr-line-ends.ts";
 import {
@@ -43,6 +44,8 @@ export interface BatchedCsvOptions extends CsvOptions {
   workers: number;
   /** The file's size, when known: its last megabytes go to the workers in smaller batches. */
   size?: number;
+  /** The outputs are synced to disk as they grow (worker threads only; see CsvWorkerPool). */
+  syncWhileWriting?: boolean;
   /** CSV worker threads started ahead of the parse, taken before any new one is started. */
   threads?: WarmThreads;
   runId: string;
@@ -54,6 +57,9 @@ export interface BatchedCsvOptions extends CsvOptions {
   bad: LineSink;
   keys: KeyIndexWriter;
 }
+
+/** Facts written between two background syncs of the outputs. */
+const SYNC_EVERY_BYTES = 64 << 20;
 
 /** Decodes the header record, which starts at `at` in the file. */
 function decode(bytes: Uint8Array, encoding: string, at: FilePosition & { byte: number }) {
@@ -116,7 +122,14 @@ function startRunner(o: BatchedCsvOptions, h: HeaderMap, encoding: string): Batc
   if (files.some((f) => f === undefined) || o.keys.paths.length !== o.buckets) {
     throw new Error("CSV workers need sinks that opened their own files");
   }
-  return new CsvWorkerPool(o.workers, setup, files as string[], merge, o.threads);
+  // The workers also write each bucket's line table, for the key check (never synced: the
+  // check deletes them).
+  const synced = files.length;
+  files.push(...createLineTables(o.keys.paths));
+  return new CsvWorkerPool(o.workers, setup, files as string[], merge, {
+    threads: o.threads,
+    sync: o.syncWhileWriting ? { every: SYNC_EVERY_BYTES, files: synced } : undefined,
+  });
 }
 
 /** A read error as the gate's failure (positions counted from the file's first byte). */

@@ -8,6 +8,7 @@ import path from "node:path";
 import { keyBucketName } from "../../intake/layout/tree.ts";
 import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
 import { IdentityTable, type IndexLines, indexLines, sameRange } from "./key-lines.ts";
+import { linesFromTable, readLineTable } from "./line-table.ts";
 
 /** A key reported in samples. */
 export interface KeySample {
@@ -100,10 +101,13 @@ function sample(list: KeySample[], l: IndexLines, k: number): void {
 
 /**
  * Dedupes one new bucket in place (first occurrence wins; the file is rewritten without the
- * later ones); returns its lines, their table and which lines were duplicates.
+ * later ones); returns its lines, their table and which lines were duplicates. The lines are
+ * located from the bucket's line table when the parse wrote one, else by reading the text.
  */
 function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
-  const lines = indexLines(readFileSync(file));
+  const text = readFileSync(file);
+  const written = readLineTable(file);
+  const lines = (written && linesFromTable(text, written)) ?? indexLines(text);
   const table = new IdentityTable(lines);
   const state = new Uint8Array(lines.count); // 1 = duplicate, 2 = matched in previous
   let dups = 0;

@@ -1,4 +1,5 @@
-import { bucketOf, indexLine } from "./key-index.ts";
+import { fnv1a, indexLine } from "./key-index.ts";
+import { pushLineEntry } from "./line-table.ts";
 
 interface Utf8Writable {
   utf8Write(text: string, offset: number): number;
@@ -46,12 +47,19 @@ export class GrowableBytes {
   }
 }
 
-/** Key-index lines per bucket, in memory. */
+/**
+ * Key-index lines per bucket, in memory, each bucket with its line table (see line-table.ts):
+ * the identity hash and length of every line, which spares the key check reading them again.
+ */
 export class MemoryKeyIndex {
   readonly #buckets: GrowableBytes[] = [];
+  readonly #tables: GrowableBytes[] = [];
 
   constructor(readonly buckets: number) {
-    for (let b = 0; b < buckets; b++) this.#buckets.push(new GrowableBytes(1 << 12));
+    for (let b = 0; b < buckets; b++) {
+      this.#buckets.push(new GrowableBytes(1 << 12));
+      this.#tables.push(new GrowableBytes(1 << 10));
+    }
   }
 
   /** The buffer of one bucket (the byte-level emitter appends to it directly). */
@@ -59,15 +67,28 @@ export class MemoryKeyIndex {
     return this.#buckets[b]!;
   }
 
+  /** The line table of one bucket (the byte-level emitter appends to it directly). */
+  table(b: number): GrowableBytes {
+    return this.#tables[b]!;
+  }
+
   /** Records one fact. */
   add(rowId: string, rowNumber: number, catJson: string, keyJson: string): void {
-    this.#buckets[bucketOf(catJson, keyJson, this.buckets)]!.writeLine(
-      indexLine(rowId, rowNumber, catJson, keyJson),
-    );
+    const hash = fnv1a(keyJson, fnv1a("\t", fnv1a(catJson)));
+    const b = hash & (this.buckets - 1);
+    const bucket = this.#buckets[b]!;
+    const before = bucket.used;
+    bucket.writeLine(indexLine(rowId, rowNumber, catJson, keyJson));
+    pushLineEntry(this.#tables[b]!, hash, bucket.used - before);
   }
 
   /** Each bucket's bytes (views, valid until the next write); then starts over. */
   take(): Uint8Array[] {
     return this.#buckets.map((b) => b.take());
+  }
+
+  /** Each bucket's line table (views, valid until the next write); then starts over. */
+  takeTables(): Uint8Array[] {
+    return this.#tables.map((t) => t.take());
   }
 }

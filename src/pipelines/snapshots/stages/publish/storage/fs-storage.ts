@@ -172,6 +172,10 @@ export class FsSnapshotStorage implements SnapshotStorage {
 
   async saveRunFiles(): Promise<void> {}
 
+  get syncsWorkFiles(): boolean {
+    return this.durable;
+  }
+
   async flushAhead(file: string): Promise<void> {
     if (!this.durable) return;
     try {

@@ -95,6 +95,11 @@ export interface SnapshotStorage {
    * real errors).
    */
   flushAhead?(file: string): Promise<void>;
+  /**
+   * True when a state is sealed with fsync from the local work files (fs, fsync on): their
+   * writers may sync them while they write, so that the seal finds little left to write.
+   */
+  readonly syncsWorkFiles?: boolean;
   /** Drops the local work folder of an s3 run (fs: nothing, the folder is the run's). */
   discardWorkDir(runId: string): Promise<void>;
   /** s3: every folder in the local scratch folder, sized (fs: none, a run works in runs/). */

@@ -1,0 +1,106 @@
+/**
+ * A key-index bucket's line table: for every line of the bucket file, in order, the identity
+ * hash (the one the bucket was chosen by, as indexLines computes it) and the line's length in
+ * bytes, two little-endian int32 each. The CSV workers write it beside each bucket file while
+ * they emit the lines, so the key check locates and hashes the new snapshot's lines without
+ * reading them all again (the hash is checked by tests, the positions by linesFromTable on
+ * every line). Work files only: deleted once the check is done, never published.
+ */
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { KEY_ROW_ID_CHARS } from "./key-index.ts";
+import type { IndexLines } from "./key-lines.ts";
+
+/** Bytes per line in a table. */
+const ENTRY_BYTES = 8;
+
+/** The line table file of a bucket file (`0003.tsv` → `0003.lines`). */
+export function lineTableOf(bucketFile: string): string {
+  return bucketFile.replace(/\.tsv$/, ".lines");
+}
+
+/** Creates an empty line table beside each bucket file; returns their paths. */
+export function createLineTables(bucketFiles: readonly string[]): string[] {
+  return bucketFiles.map((f) => {
+    const table = lineTableOf(f);
+    closeSync(openSync(table, "w"));
+    return table;
+  });
+}
+
+/** What the table entries are appended to (a growable byte buffer). */
+interface ByteSink {
+  buf: Uint8Array;
+  used: number;
+  ensure(n: number): void;
+}
+
+/** Appends one line's entry. */
+export function pushLineEntry(table: ByteSink, hash: number, length: number): void {
+  table.ensure(ENTRY_BYTES);
+  const b = table.buf;
+  const p = table.used;
+  b[p] = hash;
+  b[p + 1] = hash >>> 8;
+  b[p + 2] = hash >>> 16;
+  b[p + 3] = hash >>> 24;
+  b[p + 4] = length;
+  b[p + 5] = length >>> 8;
+  b[p + 6] = length >>> 16;
+  b[p + 7] = length >>> 24;
+  table.used = p + ENTRY_BYTES;
+}
+
+const int32At = (b: Uint8Array, p: number) =>
+  b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24);
+
+/**
+ * The bucket's lines located from its table, as indexLines(text) would find them; undefined
+ * when the table does not fit the text (a length past its end or not ending a line, a line
+ * without its row id and row number), and the caller indexes the text instead.
+ */
+export function linesFromTable(text: Buffer, table: Uint8Array): IndexLines | undefined {
+  if (table.length % ENTRY_BYTES !== 0) return undefined;
+  const count = table.length / ENTRY_BYTES;
+  const start = new Int32Array(count);
+  const idStart = new Int32Array(count);
+  const idEnd = new Int32Array(count);
+  const hash = new Int32Array(count);
+  let pos = 0;
+  for (let k = 0; k < count; k++) {
+    const length = int32At(table, k * ENTRY_BYTES + 4);
+    const end = pos + length - 1;
+    if (length <= KEY_ROW_ID_CHARS + 2 || end >= text.length || text[end] !== 10) return undefined;
+    if (text[pos + KEY_ROW_ID_CHARS] !== 9) return undefined;
+    // The identity follows the row number's tab.
+    let i = pos + KEY_ROW_ID_CHARS + 1;
+    while (i < end && text[i] !== 9) i++;
+    if (i === end) return undefined;
+    start[k] = pos;
+    idStart[k] = i + 1;
+    idEnd[k] = end;
+    hash[k] = int32At(table, k * ENTRY_BYTES);
+    pos = end + 1;
+  }
+  if (pos !== text.length) return undefined;
+  return { text, count, start, idStart, idEnd, hash };
+}
+
+/** Reads a bucket file's line table; undefined when it has none. */
+export function readLineTable(bucketFile: string): Buffer | undefined {
+  try {
+    return readFileSync(lineTableOf(bucketFile));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Deletes the line tables beside the bucket files, once the key check is done with them. Not
+ * during the check: there, a deletion waited for the file system's journal behind the syncs of
+ * the run's outputs (up to half a second on the 10M bench file).
+ */
+export async function removeLineTables(bucketFiles: readonly string[]): Promise<void> {
+  await Promise.all(bucketFiles.map((f) => rm(lineTableOf(f), { force: true })));
+}
