@@ -3,12 +3,13 @@
  * buckets (see groupsOf). Synchronous and self-contained, so a group runs on this thread or on
  * a worker thread alike; the caller merges the groups' results in bucket order.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { keyBucketName } from "../../intake/layout/tree.ts";
+import { BucketScratch } from "./bucket-scratch.ts";
 import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
 import { IdentityTable, type IndexLines, indexLines, sameRange } from "./key-lines.ts";
-import { linesFromTable, readLineTable } from "./line-table.ts";
+import { linesFromTable, lineTableOf } from "./line-table.ts";
 
 /** A key reported in samples. */
 export interface KeySample {
@@ -99,17 +100,21 @@ function sample(list: KeySample[], l: IndexLines, k: number): void {
     list.push(describeIdentity(l.text.toString("utf8", l.idStart[k]!, l.idEnd[k]!)));
 }
 
+/** This thread's memory for the new buckets, reused from one to the next. */
+const scratch = new BucketScratch();
+
 /**
  * Dedupes one new bucket in place (first occurrence wins; the file is rewritten without the
  * later ones); returns its lines, their table and which lines were duplicates. The lines are
  * located from the bucket's line table when the parse wrote one, else by reading the text.
  */
 function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
-  const text = readFileSync(file);
-  const written = readLineTable(file);
-  const lines = (written && linesFromTable(text, written)) ?? indexLines(text);
-  const table = new IdentityTable(lines);
-  const state = new Uint8Array(lines.count); // 1 = duplicate, 2 = matched in previous
+  const text = scratch.text(file);
+  const written = scratch.table(lineTableOf(file));
+  const lines =
+    (written && linesFromTable(text, written, (n) => scratch.lineArrays(n))) ?? indexLines(text);
+  const table = new IdentityTable(lines, (n) => scratch.slots(n));
+  const state = scratch.states(lines.count); // 1 = duplicate, 2 = matched in previous
   let dups = 0;
   for (let k = 0; k < lines.count; k++) {
     if (table.add(k) < 0) continue;

@@ -96,14 +96,18 @@ export class IdentityTable {
   readonly #mask: number;
   readonly #shift: number;
 
-  constructor(readonly lines: IndexLines) {
+  /** `slots`: gives `size` zeroed slots to use (reused memory), else they are new. */
+  constructor(
+    readonly lines: IndexLines,
+    slots?: (size: number) => Int32Array,
+  ) {
     let size = 16;
     let bits = 4;
     while (size < lines.count * 2) {
       size *= 2;
       bits++;
     }
-    this.#slots = new Int32Array(size);
+    this.#slots = slots?.(size) ?? new Int32Array(size);
     this.#mask = size - 1;
     this.#shift = 32 - bits;
   }

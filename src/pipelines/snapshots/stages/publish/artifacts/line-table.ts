@@ -6,7 +6,7 @@
  * reading them all again (the hash is checked by tests, the positions by linesFromTable on
  * every line). Work files only: deleted once the check is done, never published.
  */
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { KEY_ROW_ID_CHARS } from "./key-index.ts";
 import type { IndexLines } from "./key-lines.ts";
@@ -59,13 +59,16 @@ const int32At = (b: Uint8Array, p: number) =>
  * when the table does not fit the text (a length past its end or not ending a line, a line
  * without its row id and row number), and the caller indexes the text instead.
  */
-export function linesFromTable(text: Buffer, table: Uint8Array): IndexLines | undefined {
+export function linesFromTable(
+  text: Buffer,
+  table: Uint8Array,
+  /** Where to put the positions (four arrays of the table's line count), else new ones. */
+  arrays?: (count: number) => [Int32Array, Int32Array, Int32Array, Int32Array],
+): IndexLines | undefined {
   if (table.length % ENTRY_BYTES !== 0) return undefined;
   const count = table.length / ENTRY_BYTES;
-  const start = new Int32Array(count);
-  const idStart = new Int32Array(count);
-  const idEnd = new Int32Array(count);
-  const hash = new Int32Array(count);
+  const [start, idStart, idEnd, hash] =
+    arrays?.(count) ?? [0, 1, 2, 3].map(() => new Int32Array(count));
   let pos = 0;
   for (let k = 0; k < count; k++) {
     const length = int32At(table, k * ENTRY_BYTES + 4);
@@ -84,16 +87,6 @@ export function linesFromTable(text: Buffer, table: Uint8Array): IndexLines | un
   }
   if (pos !== text.length) return undefined;
   return { text, count, start, idStart, idEnd, hash };
-}
-
-/** Reads a bucket file's line table; undefined when it has none. */
-export function readLineTable(bucketFile: string): Buffer | undefined {
-  try {
-    return readFileSync(lineTableOf(bucketFile));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
-  }
 }
 
 /**
