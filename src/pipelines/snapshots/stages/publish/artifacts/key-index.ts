@@ -58,9 +58,14 @@ export function indexLine(
   return `${rowId.slice(0, KEY_ROW_ID_CHARS)}\t${rowNumber}\t${catJson}\t${keyJson}\n`;
 }
 
+/** identityHash of an identity given as its two parts (no string built for it). */
+export function identityHashOf(catJson: string, keyJson: string): number {
+  return fnv1a(keyJson, fnv1a("\t", fnv1a(catJson)));
+}
+
 /** The bucket of an identity given as its two parts. */
 export function bucketOf(catJson: string, keyJson: string, buckets: number): number {
-  return fnv1a(keyJson, fnv1a("\t", fnv1a(catJson))) & (buckets - 1);
+  return identityHashOf(catJson, keyJson) & (buckets - 1);
 }
 
 /** Splits an index line (without its newline). */

@@ -1,4 +1,4 @@
-import { fnv1a, indexLine } from "./key-index.ts";
+import { identityHashOf, indexLine } from "./key-index.ts";
 import { pushLineEntry } from "./line-table.ts";
 
 interface Utf8Writable {
@@ -74,7 +74,7 @@ export class MemoryKeyIndex {
 
   /** Records one fact. */
   add(rowId: string, rowNumber: number, catJson: string, keyJson: string): void {
-    const hash = fnv1a(keyJson, fnv1a("\t", fnv1a(catJson)));
+    const hash = identityHashOf(catJson, keyJson);
     const b = hash & (this.buckets - 1);
     const bucket = this.#buckets[b]!;
     const before = bucket.used;
