@@ -7,6 +7,7 @@ import { CsvRecordParser } from "../extract/csv-records.ts";
 import { isUtf8 as isUtf8Name, utf8ErrorIn } from "../input/text-decoder.ts";
 import { ByteRowEmitter } from "./byte-emitter.ts";
 import { scanRecords } from "./csv-bytes.ts";
+import { RowIdBatch } from "./row-ids/row-id-batch.ts";
 
 /** Everything a batch processor needs (sent to each worker once). */
 export interface BatchSetup {
@@ -39,7 +40,9 @@ export interface BatchOutput {
  * RowEmitter. Runs in a worker thread or inline.
  */
 export class CsvBatchProcessor {
-  readonly #facts = new GrowableBytes(4 << 20);
+  /** Row ids hashed per batch, over the facts buffer (undefined without WebAssembly SIMD). */
+  readonly #ids = RowIdBatch.create(4 << 20);
+  readonly #facts = this.#ids?.facts ?? new GrowableBytes(4 << 20);
   readonly #bad = new GrowableBytes();
   readonly #keys: MemoryKeyIndex;
   readonly #rows: RowEmitter;
@@ -66,6 +69,7 @@ export class CsvBatchProcessor {
       this.#rows,
       this.#facts,
       this.#keys,
+      this.#ids,
     );
     this.#parser = new CsvRecordParser(setup.delimiter, setup.quote, (fields, line, malformed) =>
       this.#rows.row(fields, line, malformed),
@@ -85,12 +89,25 @@ export class CsvBatchProcessor {
       // Legacy encodings are transcoded once; the fast path then works on UTF-8 like always.
       buf = Buffer.from(iconv.decode(buf, this.setup.encoding, { stripBOM: false }), "utf8");
     }
-    scanRecords(buf, this.setup.delimiter, this.setup.quote, firstLine, (r) => {
-      if (this.#fast.tryRow(r)) return;
-      this.#parser.setLine(r.line);
-      this.#parser.push(buf.toString("utf8", r.start, r.end));
-      this.#parser.end();
-    });
+    try {
+      scanRecords(buf, this.setup.delimiter, this.setup.quote, firstLine, (r) => {
+        if (this.#fast.tryRow(r)) return;
+        this.#parser.setLine(r.line);
+        this.#parser.push(buf.toString("utf8", r.start, r.end));
+        this.#parser.end();
+      });
+      this.#fast.finish();
+    } catch (err) {
+      // Nothing of a batch that failed half way is left for the next one.
+      this.#fast.discard();
+      this.#take();
+      throw err;
+    }
+    return this.#take();
+  }
+
+  /** The output so far, and the buffers start over. */
+  #take(): BatchOutput {
     return {
       facts: this.#facts.take(),
       bad: this.#bad.take(),
