@@ -3,49 +3,25 @@ import { describe, expect, it, vi } from "vitest";
 import { csvField } from "../../../src/pipelines/snapshots/fake/supplier-files.ts";
 import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/intake/config/supplier-config.ts";
 import { CsvBatchProcessor } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-batch.ts";
-import { CsvRecordParser } from "../../../src/pipelines/snapshots/stages/parse/extract/csv-records.ts";
 import { fnv1a } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
 import { indexLines } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
 import { linesFromTable } from "../../../src/pipelines/snapshots/stages/publish/artifacts/line-table.ts";
-import {
-  GrowableBytes,
-  MemoryKeyIndex,
-} from "../../../src/pipelines/snapshots/stages/publish/artifacts/memory-sinks.ts";
 import { fnv1aUtf8 } from "../../../src/pipelines/snapshots/stages/publish/artifacts/utf8-bytes.ts";
 import { RowEmitter } from "../../../src/pipelines/snapshots/stages/quality/emit/row-emitter.ts";
 import {
   compileSchema,
   mapHeader,
 } from "../../../src/pipelines/snapshots/stages/quality/emit/schema.ts";
+import { batchSetup, configWith, textPath as referenceOf } from "./batch-setup.ts";
 
-const cfg = supplierConfigSchema.parse({
-  min_fact_count: 1,
-  max_bad_ratio: 1,
-  allow_empty_snapshot: true,
-  key: "sku",
-  categories: { from: "column", column: "cat" },
-  columns: [
-    { name: "sku", required: true },
-    { name: "qty", type: "integer" },
-    { name: "price", type: "decimal", minor_units: 2, as: "price_minor" },
-    { name: "name" },
-    { name: "d", type: "date" },
-  ],
-});
-const schema = compileSchema(cfg);
-const header = mapHeader(schema, ["sku", "qty", "price", "name", "d", "cat"]);
-const setup = {
-  schema,
-  header,
-  runId: "acme_20260101T000000Z_abcdef",
-  supplier: "acme",
-  multiCategory: true,
-  checkSurrogates: false,
-  encoding: "utf-8",
-  delimiter: ",",
-  quote: '"',
-  buckets: 16,
-};
+const cfg = configWith([
+  { name: "sku", required: true },
+  { name: "qty", type: "integer" },
+  { name: "price", type: "decimal", minor_units: 2, as: "price_minor" },
+  { name: "name" },
+  { name: "d", type: "date" },
+]);
+const setup = batchSetup(cfg, ["sku", "qty", "price", "name", "d", "cat"]);
 
 /** One category for the whole file: the category column is not in the schema, and ignored. */
 const singleCfg = supplierConfigSchema.parse({ ...cfg, categories: undefined });
@@ -70,24 +46,7 @@ function expectTablesLocateLines(out: { keys: Uint8Array[]; tables: Uint8Array[]
 }
 
 /** The text path: CsvRecordParser + RowEmitter, the reference the byte path must equal. */
-function textPath(body: string) {
-  const facts = new GrowableBytes();
-  const bad = new GrowableBytes();
-  const keys = new MemoryKeyIndex(16);
-  const rows = new RowEmitter(schema, { ...setup, facts, bad, keys });
-  rows.begin(header, undefined, true);
-  const p = new CsvRecordParser(",", '"', (f, line, m) => rows.row(f, line, m));
-  p.setLine(2);
-  p.push(body);
-  p.end();
-  const text = (b: Uint8Array) => Buffer.from(b).toString();
-  return {
-    facts: text(facts.take()),
-    bad: text(bad.take()),
-    keys: keys.take().map(text),
-    counts: rows.takeCounts(),
-  };
-}
+const textPath = (body: string) => referenceOf(setup, body);
 
 const char = fc.constantFrom(
   "a",

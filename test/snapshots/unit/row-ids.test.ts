@@ -2,7 +2,6 @@ import { hash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvField } from "../../../src/pipelines/snapshots/fake/supplier-files.ts";
-import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/intake/config/supplier-config.ts";
 import { CsvBatchProcessor } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-batch.ts";
 import {
   MAX_BATCHED_PAYLOAD,
@@ -10,16 +9,7 @@ import {
 } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/row-ids/row-id-batch.ts";
 import { sha256x4Module } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/row-ids/sha256x4-code.ts";
 import { SHA256X4_WASM } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/row-ids/sha256x4-wasm.ts";
-import { CsvRecordParser } from "../../../src/pipelines/snapshots/stages/parse/extract/csv-records.ts";
-import {
-  GrowableBytes,
-  MemoryKeyIndex,
-} from "../../../src/pipelines/snapshots/stages/publish/artifacts/memory-sinks.ts";
-import { RowEmitter } from "../../../src/pipelines/snapshots/stages/quality/emit/row-emitter.ts";
-import {
-  compileSchema,
-  mapHeader,
-} from "../../../src/pipelines/snapshots/stages/quality/emit/schema.ts";
+import { batchSetup, configWith, textPath } from "./batch-setup.ts";
 
 const sha = (b: Uint8Array) => hash("sha256", b, "hex");
 
@@ -82,47 +72,16 @@ describe("batched row ids (4-lane SHA-256 in WebAssembly)", () => {
   });
 });
 
-const cfg = supplierConfigSchema.parse({
-  min_fact_count: 1,
-  max_bad_ratio: 1,
-  allow_empty_snapshot: true,
-  key: "sku",
-  categories: { from: "column", column: "cat" },
-  columns: [{ name: "sku", required: true }, { name: "qty", type: "integer" }, { name: "name" }],
-});
-const schema = compileSchema(cfg);
-const header = mapHeader(schema, ["sku", "qty", "name", "cat"]);
-const setup = {
-  schema,
-  header,
-  runId: "acme_20260101T000000Z_abcdef",
-  supplier: "acme",
-  multiCategory: true,
-  checkSurrogates: false,
-  encoding: "utf-8",
-  delimiter: ",",
-  quote: '"',
-  buckets: 16,
-};
-
-/** The reference: every row through RowEmitter, one node:crypto hash per row. */
-function textPath(body: string) {
-  const facts = new GrowableBytes();
-  const bad = new GrowableBytes();
-  const keys = new MemoryKeyIndex(16);
-  const rows = new RowEmitter(schema, { ...setup, facts, bad, keys });
-  rows.begin(header, undefined, true);
-  const p = new CsvRecordParser(",", '"', (f, line, m) => rows.row(f, line, m));
-  p.setLine(2);
-  p.push(body);
-  p.end();
-  const text = (b: Uint8Array) => Buffer.from(b).toString();
-  return { facts: text(facts.take()), keys: keys.take().map(text) };
-}
+const cfg = configWith([
+  { name: "sku", required: true },
+  { name: "qty", type: "integer" },
+  { name: "name" },
+]);
+const setup = batchSetup(cfg, ["sku", "qty", "name", "cat"]);
 
 function expectLikeTextPath(processor: CsvBatchProcessor, body: string) {
   const out = processor.process(Buffer.from(body, "utf8"), 2, 0);
-  const expected = textPath(body);
+  const expected = textPath(setup, body);
   const text = (b: Uint8Array) => Buffer.from(b).toString();
   expect(text(out.facts)).toBe(expected.facts);
   expect(out.keys.map(text)).toEqual(expected.keys);
