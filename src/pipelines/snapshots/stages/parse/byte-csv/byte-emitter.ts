@@ -81,6 +81,7 @@ export class ByteRowEmitter {
     /** Batched row ids, whose facts buffer `facts` must be; without it, one hash per row. */
     private readonly ids?: RowIdBatch,
   ) {
+    if (ids && ids.facts !== facts) throw new Error("batched row ids need the facts buffer");
     const room = ids ? ids.capacity : 0;
     this.#waiting = {
       count: 0,

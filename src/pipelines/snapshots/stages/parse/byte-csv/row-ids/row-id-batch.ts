@@ -19,13 +19,34 @@ const GROUPED = (CAPACITY * DESC_BYTES) / 4;
 /** SHA-256 blocks of a message of `length` bytes (with its padding). */
 const blocksOf = (length: number) => (length + 72) >> 6;
 
-/** The compiled module, once per thread; null where it does not compile (no SIMD). */
-let compiled: WebAssembly.Module | null | undefined;
+/** A WebAssembly memory: its bytes, and growing it by pages (which replaces `buffer`). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
 
-function rowIdModule(): WebAssembly.Module | null {
+/**
+ * The part of the WebAssembly JS API used here. Node has all of it; the package's TypeScript
+ * lib (ES2023 + Node's types) does not declare it, so it is typed here.
+ */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (
+    module: object,
+    imports: { env: { memory: WasmMemory } },
+  ) => { exports: Record<string, unknown> };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+}
+
+const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+
+/** The compiled module, once per thread; null where it does not compile (no SIMD). */
+let compiled: object | null | undefined;
+
+function rowIdModule(): object | null {
   if (compiled === undefined) {
     try {
-      compiled = new WebAssembly.Module(Buffer.from(SHA256X4_WASM, "base64"));
+      compiled = wasm ? new wasm.Module(Buffer.from(SHA256X4_WASM, "base64")) : null;
     } catch {
       compiled = null;
     }
@@ -36,7 +57,7 @@ function rowIdModule(): WebAssembly.Module | null {
 /** A GrowableBytes whose bytes are in a WebAssembly memory from FACTS_BASE on. */
 class WasmBytes extends GrowableBytes {
   constructor(
-    private readonly memory: WebAssembly.Memory,
+    private readonly memory: WasmMemory,
     initial: number,
   ) {
     super(0);
@@ -59,7 +80,7 @@ export const MAX_BATCHED_PAYLOAD = MAX_MESSAGE;
 
 /** Queued row ids of one facts buffer, hashed together. */
 export class RowIdBatch {
-  readonly #memory: WebAssembly.Memory;
+  readonly #memory: WasmMemory;
   readonly #hash: (desc: number, count: number, scratch: number) => void;
   #desc: Int32Array;
   #count = 0;
@@ -75,9 +96,9 @@ export class RowIdBatch {
   /** The facts buffer: payloads are queued by their offsets in it. */
   readonly facts: GrowableBytes;
 
-  private constructor(module: WebAssembly.Module, initial: number) {
-    this.#memory = new WebAssembly.Memory({ initial: Math.ceil((FACTS_BASE + initial) / PAGE) });
-    const instance = new WebAssembly.Instance(module, { env: { memory: this.#memory } });
+  private constructor(module: object, initial: number) {
+    this.#memory = new wasm!.Memory({ initial: Math.ceil((FACTS_BASE + initial) / PAGE) });
+    const instance = new wasm!.Instance(module, { env: { memory: this.#memory } });
     this.#hash = instance.exports.hashBatch as (d: number, c: number, s: number) => void;
     this.#desc = this.#descriptors();
     this.facts = new WasmBytes(this.#memory, initial);
