@@ -3,12 +3,12 @@
  * (the "multi-buffer" way): `hashBatch(desc, count, scratch)` reads `count` descriptors of three
  * little-endian int32 at `desc` (message address, length, output address) and writes each
  * message's digest as 64 lowercase hex characters at its output address. Every message must fit
- * a lane's scratch once padded (sha256x4-layout.ts). A last group of fewer
- * than four repeats its last message in the idle lanes (the same digest written twice).
+ * a lane's scratch once padded (at most MAX_MESSAGE bytes, sha256x4-layout.ts). A last group of
+ * fewer than four repeats its last message in the idle lanes (the same digest written twice).
  *
  * Why: a row id is the SHA-256 of a ~100-byte payload, and Node's crypto.hash spends most of
  * its ~0.4 µs per call on the call itself, not on the two blocks it hashes. Tested against
- * node:crypto on every length from 0 to past MAX_MESSAGE and on random batches.
+ * node:crypto on every length from 0 to MAX_MESSAGE and on random batches of mixed lengths.
  */
 import { DESC_BYTES, LANE_BYTES } from "./sha256x4-layout.ts";
 import { type Code, moduleBytes, op } from "./wasm-encoding.ts";
