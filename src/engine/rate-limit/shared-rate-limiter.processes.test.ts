@@ -67,8 +67,12 @@ describeEachDialect("shared rate limit across processes", (h) => {
 
       const all = perChild.flat().sort((a, b) => a - b);
       expect(server.requests).toHaveLength(all.length);
-      // Every window [t_i, t_j] holds at most burst + rate × its length requests. One request of
-      // slack: a request is stamped when it is sent, a little after its token was granted.
+      // Every window [t_i, t_j] holds at most burst + rate × its length requests. The slack is
+      // the requests 20 ms of lag is worth, at least one: a request is stamped when it is sent,
+      // a little after its token was granted, and a loaded machine's event loop lags by several
+      // ms (at 200/s, 9 ms of it once showed as 1.8 requests over). A lease is 10 tokens at that
+      // rate, so a lease granted twice still shows.
+      const slack = Math.max(1, ratePerSecond * 0.02);
       let worst = Number.NEGATIVE_INFINITY;
       for (let i = 0; i < all.length; i++) {
         for (let j = i; j < all.length; j++) {
@@ -76,7 +80,7 @@ describeEachDialect("shared rate limit across processes", (h) => {
           worst = Math.max(worst, j - i + 1 - allowed);
         }
       }
-      expect(worst).toBeLessThanOrEqual(1);
+      expect(worst).toBeLessThanOrEqual(slack);
       // And the limit is used, by both processes: not a test that passes by sending nothing.
       const span = all.at(-1)! - all[0]!;
       expect(all.length).toBeGreaterThanOrEqual(0.7 * (burst + (ratePerSecond * span) / 1000));
