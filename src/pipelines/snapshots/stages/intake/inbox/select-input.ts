@@ -41,6 +41,35 @@ export function isInFlightName(name: string): boolean {
   return name.startsWith(".") || name.toLowerCase().endsWith(".tmp");
 }
 
+/** The inbox's files sorted out by the stability rule, the stable ones newest first. */
+export interface InboxFiles extends Pick<Selection, "unstable" | "settles" | "inFlight"> {
+  /** By mtime, newest first (name descending on ties): the first is the one a run takes. */
+  stable: StorageEntry[];
+}
+
+/** Sorts an inbox listing out: uploads in flight, files still settling, stable files. */
+export function stableFiles(
+  entries: readonly StorageEntry[],
+  rule: StabilityRule,
+  now: Date,
+): InboxFiles {
+  const files: InboxFiles = { stable: [], unstable: [], settles: [], inFlight: [] };
+  for (const entry of entries) {
+    if (isInFlightName(entry.name)) files.inFlight.push(entry.name);
+    else if (!rule.atomicRename && now.getTime() - entry.mtimeMs < rule.windowSeconds * 1000) {
+      files.unstable.push(entry.name);
+      files.settles?.push({
+        name: entry.name,
+        at: new Date(entry.mtimeMs + rule.windowSeconds * 1000),
+      });
+    } else files.stable.push(entry);
+  }
+  files.stable.sort(
+    (a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0),
+  );
+  return files;
+}
+
 /** SHA-256 hex of a stored file, streamed; undefined if it vanished meanwhile. */
 export async function hashStored(
   storage: SnapshotStorage,
@@ -77,26 +106,12 @@ export async function selectInput(
   /** Told the newest stable file before any is hashed (to prepare for its parse). */
   beforeHashing?: (newest: StorageEntry | undefined) => void,
 ): Promise<Selection> {
-  const selection: Selection = {
-    chosen: undefined,
-    duplicates: [],
-    obsolete: [],
-    unstable: [],
-    settles: [],
-    inFlight: [],
-  };
-  const stable: StorageEntry[] = [];
-  for (const entry of await storage.listFiles(inboxDir(supplier))) {
-    if (isInFlightName(entry.name)) selection.inFlight.push(entry.name);
-    else if (!rule.atomicRename && now.getTime() - entry.mtimeMs < rule.windowSeconds * 1000) {
-      selection.unstable.push(entry.name);
-      selection.settles?.push({
-        name: entry.name,
-        at: new Date(entry.mtimeMs + rule.windowSeconds * 1000),
-      });
-    } else stable.push(entry);
-  }
-  stable.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  const { stable, ...waiting } = stableFiles(
+    await storage.listFiles(inboxDir(supplier)),
+    rule,
+    now,
+  );
+  const selection: Selection = { chosen: undefined, duplicates: [], obsolete: [], ...waiting };
   beforeHashing?.(stable[0]);
   const seen = new Set<string>();
   for (const entry of stable) {
