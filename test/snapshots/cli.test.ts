@@ -6,6 +6,7 @@ import type { EngineTables } from "../../src/engine/engine-tables.ts";
 import { LeaseStore } from "../../src/engine/leases/lease-store.ts";
 import { openDatabase, typed } from "../../src/infra/db/open-database.ts";
 import { writeCsvFile } from "../../src/pipelines/snapshots/fake/supplier-files.ts";
+import { threadsForRun } from "../../src/pipelines/snapshots/stages/parse/early-threads.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { spawnCli } from "../../src/testing/run-cli.ts";
 import { cliFixture } from "./support/cli.ts";
@@ -80,7 +81,8 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
   });
 
   it("a parallel run of the same supplier is refused with exit 3", async () => {
-    const f = await cliFixture(h);
+    // Worker threads: the refused run starts its parse threads before it is refused.
+    const f = await cliFixture(h, "    workers: 2\n    fsync: false\n");
     f.config(
       "acme",
       CONFIG.replace(
@@ -105,6 +107,10 @@ describeEachDialect("tidemark snapshots CLI", (h) => {
       const second = await f.run(["snapshots", "run", "acme"]);
       expect(second.code).toBe(3);
       expect(second.stdout).toMatch(/acme: locked \(snapshots:acme held by acme_/);
+      // The parse threads the refused run started before it tried to open are stopped.
+      const left = threadsForRun("acme", 0);
+      expect(left.idle).toBe(0);
+      await left.close();
       const done = await first;
       expect(done.code, done.stderr).toBe(0);
       expect(done.stdout).toMatch(/acme: PASS/);

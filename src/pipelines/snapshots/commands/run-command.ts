@@ -20,6 +20,7 @@ import {
   findSupplierJob,
   supplierJobName,
 } from "../stages/intake/suppliers/supplier-job.ts";
+import { dropEarlyThreads, warmBeforeRun } from "../stages/parse/early-threads.ts";
 import { openStorage } from "../stages/publish/storage/open-storage.ts";
 
 /** One supplier's outcome in `snapshots run`, with the stored job that ran. */
@@ -65,6 +66,27 @@ type Services = PipelineServices<SnapshotSettings>;
 
 /** One supplier's engine run of its stored job (added when it has none). */
 async function runSupplier(
+  services: Services,
+  s: string,
+  signal: AbortSignal,
+  added: string[],
+): Promise<Outcome> {
+  // Before anything of the run: its parse threads start while the engine opens it.
+  await warmBeforeRun({
+    configDir: services.settings.configDir,
+    storage: openStorage(services.settings, services.blobs),
+    supplier: s,
+    workers: services.settings.workers,
+    now: services.clock.now(),
+  });
+  try {
+    return await runSupplierJob(services, s, signal, added);
+  } finally {
+    await dropEarlyThreads(s);
+  }
+}
+
+async function runSupplierJob(
   services: Services,
   s: string,
   signal: AbortSignal,

@@ -10,7 +10,7 @@ import { fileLessResult, inboxSummary } from "../intake/inbox/file-less-result.t
 import { selectInput } from "../intake/inbox/select-input.ts";
 import { waitingReason } from "../intake/inbox/waiting-reason.ts";
 import { checkSupplierName } from "../intake/layout/supplier-name.ts";
-import { ParseThreads } from "../parse/parse-threads.ts";
+import { threadsForRun } from "../parse/early-threads.ts";
 import { manifestKey } from "../publish/run-documents.ts";
 import { loadReasonCodes } from "../quality/reason-codes/load-reason-codes.ts";
 import { crashPoint } from "./crash-hook.ts";
@@ -70,7 +70,7 @@ export async function ingestSupplier(
     history,
     recovery: emptyRecoveryReport(),
     inbox: inboxSummary(undefined),
-    threads: new ParseThreads(deps.settings.workers),
+    threads: threadsForRun(supplier, deps.settings.workers),
   };
   try {
     return await ingest(scope);

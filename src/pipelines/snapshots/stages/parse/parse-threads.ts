@@ -8,13 +8,14 @@ import { xlsxWorkerThreads } from "./extract/read-xlsx-worker.ts";
 import { PARALLEL_MIN_BYTES, XLSX_WORKER_MIN_BYTES } from "./parse-input.ts";
 
 /**
- * The parse's worker threads, started while the run still selects and hashes its input: a
- * thread's start-up then runs on a core that hashing leaves idle, and the parse begins with
- * its threads ready. Hashing keeps one core busy, so at most one thread fewer than the cores
- * is started then (on two cores, one: two threads starting beside the hash slowed it from ~40
- * to ~90 ms on the 1M bench file); the parse starts the rest. A guess from the config and the
- * newest stable file: a wrong one costs a thread start, never a result (the parse takes what
- * is warm and starts what is missing).
+ * The parse's worker threads, started ahead of the parse: by `snapshots run` while the engine
+ * opens the run (early-threads.ts), then while the run selects and hashes its input. A
+ * thread's start-up then runs on a core left idle, and the parse begins with its threads ready.
+ * Each time, at most one thread per core the main thread leaves free is started (on two cores,
+ * one while the run opens and one beside the hash: two starting beside the hash slowed it from
+ * ~40 to ~90 ms on the 1M bench file); the parse starts whatever is still missing. A guess from
+ * the config and the newest stable file: a wrong one costs a thread start, never a result (the
+ * parse takes what is warm and starts what is missing).
  */
 export class ParseThreads {
   readonly csv: WarmThreads = csvWorkerThreads();
@@ -29,15 +30,29 @@ export class ParseThreads {
     private readonly cores = availableParallelism(),
   ) {}
 
-  /** Starts the threads the parse of `newest` (the likely choice) will take. */
-  warmFor(cfg: SupplierConfig, newest: StorageEntry | undefined): void {
+  /**
+   * Starts the threads the parse of `newest` (the likely choice) will take, at most `spare`
+   * more than are idle already: one per core left free meanwhile (by default, all but the one
+   * the main thread keeps busy). Called before the run opens, then again at selection: on two
+   * cores, one thread starts while the run opens and a second beside the hash.
+   */
+  warmFor(
+    cfg: SupplierConfig,
+    newest: StorageEntry | undefined,
+    spare: number = this.cores - 1,
+  ): void {
     if (this.workers === 0 || newest === undefined) return;
     const xlsx = cfg.format === "xlsx" || (cfg.format === "auto" && /\.xlsx$/i.test(newest.name));
     if (xlsx) {
       if (newest.size >= XLSX_WORKER_MIN_BYTES) this.xlsx.warm(1);
     } else if (newest.size >= PARALLEL_MIN_BYTES && isAsciiCompatible(cfg.encoding)) {
-      this.csv.warm(Math.min(this.workers, this.cores - 1));
+      this.csv.warm(Math.min(this.workers, this.csv.idle + spare));
     }
+  }
+
+  /** Threads started and not taken yet. */
+  get idle(): number {
+    return this.csv.idle + this.xlsx.idle;
   }
 
   /** Stops the threads the parse did not take. */
