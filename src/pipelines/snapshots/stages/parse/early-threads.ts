@@ -1,11 +1,12 @@
 /**
  * Parse threads started by `snapshots run` before the engine opens the supplier's run. Opening
  * it (the stored job, the lease, the run row, recovery, the config) keeps the main thread busy
- * for ~100 ms while the other cores idle; a thread started at the end of it, beside the hash,
- * was ready ~100-200 ms into the parse on the two-core bench box. Started here, every thread
- * the parse takes is ready when the hash ends. The same guess as ParseThreads.warmFor, from the
- * config and the newest stable inbox file: a wrong one costs thread starts, never a result.
- * The run takes them (threadsForRun); the command stops whatever its run did not take.
+ * for ~100 ms while the other cores idle. Threads started here (one per core but the main
+ * thread's) are ready by the time the run hashes its input, when it starts one more per free
+ * core (ParseThreads.warmFor); on two cores both are ready when the hash ends, where the second
+ * used to be ready ~100-200 ms into the parse. The same guess as at the hash, from the config
+ * and the newest stable inbox file: a wrong one costs thread starts, never a result. The run
+ * takes them (threadsForRun); the command stops whatever its run did not take.
  */
 import { availableParallelism } from "node:os";
 import { loadSupplierConfig } from "../intake/config/load-supplier-config.ts";
@@ -30,9 +31,9 @@ export interface EarlyWarm {
 }
 
 /**
- * Starts the threads the supplier's coming run will likely parse its input on: as many as the
- * cores, none is busy hashing yet. Nothing when the config does not load or the inbox holds no
- * stable file big enough; errors reading either are left to the run, which reports them.
+ * Starts threads the supplier's coming run will likely parse its input on: one per core the
+ * main thread leaves free. Nothing when the config does not load or the inbox holds no stable
+ * file big enough; errors reading either are left to the run, which reports them.
  */
 export async function warmBeforeRun(o: EarlyWarm): Promise<void> {
   if (o.workers === 0) return;

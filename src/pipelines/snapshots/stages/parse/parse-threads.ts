@@ -31,22 +31,17 @@ export class ParseThreads {
   ) {}
 
   /**
-   * Starts the threads the parse of `newest` (the likely choice) will take, at most `spare`
-   * more than are idle already: one per core left free meanwhile (by default, all but the one
-   * the main thread keeps busy). Called before the run opens, then again at selection: on two
-   * cores, one thread starts while the run opens and a second beside the hash.
+   * Starts threads the parse of `newest` (the likely choice) will take: one more per core the
+   * main thread leaves free, beside those already idle. Called before the run opens, then
+   * again at selection: on two cores, one thread starts while the run opens, one beside the hash.
    */
-  warmFor(
-    cfg: SupplierConfig,
-    newest: StorageEntry | undefined,
-    spare: number = this.cores - 1,
-  ): void {
+  warmFor(cfg: SupplierConfig, newest: StorageEntry | undefined): void {
     if (this.workers === 0 || newest === undefined) return;
     const xlsx = cfg.format === "xlsx" || (cfg.format === "auto" && /\.xlsx$/i.test(newest.name));
     if (xlsx) {
       if (newest.size >= XLSX_WORKER_MIN_BYTES) this.xlsx.warm(1);
     } else if (newest.size >= PARALLEL_MIN_BYTES && isAsciiCompatible(cfg.encoding)) {
-      this.csv.warm(Math.min(this.workers, this.csv.idle + spare));
+      this.csv.warm(Math.min(this.workers, this.csv.idle + this.cores - 1));
     }
   }
 
