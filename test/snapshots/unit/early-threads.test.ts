@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, utimesSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/intake/config/supplier-config.ts";
+import { loadSupplierConfig } from "../../../src/pipelines/snapshots/stages/intake/config/load-supplier-config.ts";
 import {
   dropEarlyThreads,
   threadsForRun,
@@ -66,14 +66,14 @@ describe("parse threads started before the run opens", () => {
     const later = threadsForRun("acme", 2);
     expect(later.idle).toBe(0);
     // The selection's call: one more thread, beside the hash.
-    const cfg = supplierConfigSchema.parse({
-      min_fact_count: 1,
-      max_bad_ratio: 0.1,
-      allow_empty_snapshot: false,
-      key: "sku",
-      columns: [{ name: "sku", required: true }],
+    const loaded = loadSupplierConfig(r.configDir, "acme");
+    if (!loaded.ok) throw new Error(loaded.detail);
+    threads.warmFor(loaded.config, {
+      key: "inbox/acme/new.csv",
+      name: "new.csv",
+      size: 8 << 20,
+      mtimeMs: 0,
     });
-    threads.warmFor(cfg, { key: "inbox/acme/new.csv", name: "new.csv", size: 8 << 20, mtimeMs: 0 });
     expect(threads.csv.idle).toBe(2);
     await threads.close();
     expect(threads.idle).toBe(0);
