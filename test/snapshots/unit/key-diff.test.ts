@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -41,7 +41,8 @@ describe("key index dedupe and diff", () => {
         fc.array(row, { maxLength: 30 }),
         fc.constantFrom(16, 32, 64),
         fc.constantFrom(16, 32, 64),
-        async (before, after, pb, nb) => {
+        fc.boolean(),
+        async (before, after, pb, nb, local) => {
           const id = (r: Row) => `${r.cat}\t${r.key}`;
           const first = (rows: Row[]) => {
             const m = new Map<string, Row>();
@@ -52,10 +53,12 @@ describe("key index dedupe and diff", () => {
           const next = first(after);
           const prevDir = writeIndex([...prev.values()], pb);
           const dir = writeIndex(after, nb);
+          // The previous buckets as bytes, or as local files the check reads itself.
           const { diff, duplicates } = await dedupeAndDiff(dir, nb, {
             runId: "r",
             buckets: pb,
             read: async (b) => readFileSync(path.join(prevDir, keyBucketName(b))),
+            localFile: local ? (b) => path.join(prevDir, keyBucketName(b)) : undefined,
           });
           let added = 0;
           let changed = 0;
@@ -106,20 +109,65 @@ describe("key index dedupe and diff", () => {
         buckets: pb,
         read: async (b: number) => readFileSync(path.join(prevDir, keyBucketName(b))),
       };
+      // The workers also read the previous buckets from their files themselves.
+      const local = { ...previous, localFile: (b: number) => path.join(prevDir, keyBucketName(b)) };
       const inline = writeIndex(after, nb);
       const threaded = writeIndex(after, nb);
+      const threadedLocal = writeIndex(after, nb);
       const one = await dedupeAndDiff(inline, nb, previous);
       const pool = new KeyDiffPool(2, csvWorkerThreads());
       const two = await dedupeAndDiff(threaded, nb, previous, pool).finally(() => pool.close());
+      const poolLocal = new KeyDiffPool(2, csvWorkerThreads());
+      const three = await dedupeAndDiff(threadedLocal, nb, local, poolLocal).finally(() =>
+        poolLocal.close(),
+      );
       expect(one.diff.samples.added.length).toBe(10);
+      expect(one.diff.unchanged + one.diff.changed).toBeGreaterThan(0);
       expect(one.duplicates.length).toBeGreaterThan(0);
       expect(two).toEqual(one);
+      expect(three).toEqual(one);
       for (let b = 0; b < nb; b++) {
         const name = keyBucketName(b);
         expect(readFileSync(path.join(threaded, name))).toEqual(
           readFileSync(path.join(inline, name)),
         );
+        expect(readFileSync(path.join(threadedLocal, name))).toEqual(
+          readFileSync(path.join(inline, name)),
+        );
       }
+    }
+  });
+
+  it("takes a previous bucket with no file as empty, and one it cannot read as the run's error", async () => {
+    const prevDir = writeIndex(
+      Array.from({ length: 40 }, (_, i) => ({ cat: "", key: `K${i}`, version: 1 })),
+      16,
+    );
+    const missing = keyBucketName(5);
+    const gone = readFileSync(path.join(prevDir, missing), "utf8").split("\n").filter(Boolean);
+    expect(gone.length).toBeGreaterThan(0);
+    rmSync(path.join(prevDir, missing));
+    const previous = {
+      runId: "r",
+      buckets: 16,
+      read: async () => {
+        throw new Error("read instead of the local file");
+      },
+      localFile: (b: number) => path.join(prevDir, keyBucketName(b)),
+    };
+    const same = Array.from({ length: 40 }, (_, i) => ({ cat: "", key: `K${i}`, version: 1 }));
+    const pool = new KeyDiffPool(2, csvWorkerThreads());
+    try {
+      const { diff } = await dedupeAndDiff(writeIndex(same, 16), 16, previous, pool);
+      // The keys of the missing bucket are new again; every other key is unchanged.
+      expect(diff).toMatchObject({ added: gone.length, removed: 0, unchanged: 40 - gone.length });
+      rmSync(path.join(prevDir, keyBucketName(6)));
+      mkdirSync(path.join(prevDir, keyBucketName(6)));
+      await expect(dedupeAndDiff(writeIndex(same, 16), 16, previous, pool)).rejects.toThrow(
+        /key index check: .*EISDIR/,
+      );
+    } finally {
+      await pool.close();
     }
   });
 

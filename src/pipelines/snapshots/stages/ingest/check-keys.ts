@@ -22,11 +22,13 @@ const bucketFiles = (dir: string, buckets: number) =>
 
 /** Reads a published state's key index, bucket by bucket. */
 export function previousIndex(storage: SnapshotStorage, pointer: StatePointer): PreviousIndex {
+  const key = (b: number) => `${pointer.state_path}/${STATE_FILES.keysDir}/${keyBucketName(b)}`;
+  const local = storage.localFile?.bind(storage);
   return {
     runId: pointer.run_id,
     buckets: pointer.key_buckets,
-    read: (b) =>
-      storage.readBytes(`${pointer.state_path}/${STATE_FILES.keysDir}/${keyBucketName(b)}`),
+    read: (b) => storage.readBytes(key(b)),
+    localFile: local && ((b) => local(key(b))),
   };
 }
 

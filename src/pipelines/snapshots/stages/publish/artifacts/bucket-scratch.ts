@@ -1,6 +1,7 @@
 /**
- * Memory a thread reuses from one new key bucket to the next during the key check: the bucket's
- * bytes, its line table, its lines' positions, its identity table and its line states. Taken
+ * Memory a thread reuses from one key bucket to the next during the key check: the bucket's
+ * bytes, its line table, its lines' positions, its identity table and its line states (a
+ * previous state's bucket, read from a local file, takes a second one: bytes and positions). Taken
  * fresh for every bucket, these were ~7 MB per bucket (hundreds of MB over the 10M bench file's
  * 128 buckets) of short-lived buffers that piled up before the garbage collector freed them,
  * and that the OS handed out as fresh pages each time. One bucket at a time: what it hands out
@@ -22,20 +23,25 @@ export class BucketScratch {
 
   /** The whole of a bucket file (an error if it is missing). */
   text(file: string): Buffer {
-    return this.#read(file, false)!;
+    return this.#read(file, false, false)!;
+  }
+
+  /** The whole of a bucket file; undefined if there is none (an empty bucket). */
+  optionalText(file: string): Buffer | undefined {
+    return this.#read(file, false, true);
   }
 
   /** The whole of a line table file; undefined if there is none. */
   table(file: string): Buffer | undefined {
-    return this.#read(file, true);
+    return this.#read(file, true, true);
   }
 
-  #read(file: string, table: boolean): Buffer | undefined {
+  #read(file: string, table: boolean, optional: boolean): Buffer | undefined {
     let fd: number;
     try {
       fd = openSync(file, "r");
     } catch (err) {
-      if (table && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      if (optional && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw err;
     }
     try {

@@ -60,10 +60,15 @@ export interface BucketGroup {
   previousBuckets: number[];
 }
 
+/**
+ * A previous bucket as handed to a group: its bytes, or the path of its local file for the
+ * thread running the group to read into memory it reuses (no file: an empty bucket), or
+ * undefined for an empty bucket.
+ */
+export type PreviousBucket = Uint8Array | string | undefined;
+
 /** Reads the previous buckets a group needs (undefined: there is no previous state). */
-export type GroupReader = (
-  group: BucketGroup,
-) => Promise<Array<Uint8Array | undefined> | undefined>;
+export type GroupReader = (group: BucketGroup) => Promise<PreviousBucket[] | undefined>;
 
 /**
  * The groups, in the order the serial pass visits them: each previous bucket is needed by
@@ -102,6 +107,18 @@ function sample(list: KeySample[], l: IndexLines, k: number): void {
 
 /** This thread's memory for the new buckets, reused from one to the next. */
 const scratch = new BucketScratch();
+/** And for the previous buckets read from local files. */
+const previousScratch = new BucketScratch();
+
+/** The lines of a previous bucket. */
+function previousLines(bucket: PreviousBucket): IndexLines {
+  if (typeof bucket === "string") {
+    const text = previousScratch.optionalText(bucket) ?? Buffer.alloc(0);
+    return indexLines(text, (n) => previousScratch.lineArrays(n));
+  }
+  const bytes = bucket ?? new Uint8Array(0);
+  return indexLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
 
 /**
  * Dedupes one new bucket in place (first occurrence wins; the file is rewritten without the
@@ -169,27 +186,22 @@ function diffAgainst(
 }
 
 /**
- * Runs one group. `previous` holds the bytes of the group's previous buckets in
- * `group.previousBuckets` order (empty when there is no previous state; undefined entries are
- * empty buckets).
+ * Runs one group. `previous` holds the group's previous buckets in `group.previousBuckets`
+ * order (empty when there is no previous state).
  */
 export function runGroup(
   layout: GroupLayout,
   group: BucketGroup,
-  previous: ReadonlyArray<Uint8Array | undefined> | undefined,
+  previous: readonly PreviousBucket[] | undefined,
 ): GroupResult {
   const result: GroupResult = { buckets: [], duplicates: [] };
-  // Several new buckets share one previous bucket (index it once); one new bucket may need
-  // several previous ones (index each when its turn comes: one in memory at a time).
+  // Several new buckets share one previous bucket (index it once: groupsOf gives such a group
+  // that one previous bucket only, so its lines stay valid in previousScratch); one new bucket
+  // may need several previous ones (index each when its turn comes: one in memory at a time).
   const shared = group.newBuckets.length > 1;
   const cache: Array<IndexLines | undefined> = [];
   const linesOf = (i: number) => {
-    const bytes = previous?.[i];
-    const lines =
-      cache[i] ??
-      indexLines(
-        bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.alloc(0),
-      );
+    const lines = cache[i] ?? previousLines(previous?.[i]);
     if (shared) cache[i] = lines;
     return lines;
   };

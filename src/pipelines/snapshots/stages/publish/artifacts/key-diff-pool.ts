@@ -1,12 +1,18 @@
 /**
- * Worker threads for the key-diff groups: this thread reads each group's
- * previous buckets (storage may be remote) and hands them over, at most two groups in flight
- * per worker; the results come back by group index.
+ * Worker threads for the key-diff groups: this thread reads each group's previous buckets
+ * (storage may be remote) and hands them over, or hands over their local files' paths, at most
+ * two groups in flight per worker; the results come back by group index.
  */
 import type { Worker } from "node:worker_threads";
 import type { WarmThreads } from "tidemark/kit";
 import { Waiter } from "../../parse/byte-csv/waiter.ts";
-import type { BucketGroup, GroupLayout, GroupReader, GroupResult } from "./key-diff-group.ts";
+import type {
+  BucketGroup,
+  GroupLayout,
+  GroupReader,
+  GroupResult,
+  PreviousBucket,
+} from "./key-diff-group.ts";
 import type { GroupReply, GroupTask } from "./key-diff-task.ts";
 
 /**
@@ -97,8 +103,8 @@ export class KeyDiffPool {
 }
 
 /** Buffers that are wholly the bucket's (a pooled small Buffer's memory is copied instead). */
-function ownBuffers(previous: ReadonlyArray<Uint8Array | undefined> | undefined): ArrayBuffer[] {
-  const own = (b: Uint8Array | undefined): b is Uint8Array =>
-    b !== undefined && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+function ownBuffers(previous: readonly PreviousBucket[] | undefined): ArrayBuffer[] {
+  const own = (b: PreviousBucket): b is Uint8Array =>
+    b instanceof Uint8Array && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
   return [...new Set((previous ?? []).filter(own).map((b) => b.buffer as ArrayBuffer))];
 }

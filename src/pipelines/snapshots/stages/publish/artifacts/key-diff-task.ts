@@ -1,12 +1,13 @@
 /**
  * A key-index bucket group as a task for a worker thread: the group, with the previous
- * buckets' bytes (transferred), goes out; its result, or why it failed, comes back. The CSV
+ * buckets' local files or their bytes (transferred), goes out; its result, or why it failed, comes back. The CSV
  * worker threads answer these once the parse is done with them (see key-diff-pool.ts).
  */
 import {
   type BucketGroup,
   type GroupLayout,
   type GroupResult,
+  type PreviousBucket,
   runGroup,
 } from "./key-diff-group.ts";
 
@@ -16,7 +17,7 @@ export interface GroupTask {
   index: number;
   layout: GroupLayout;
   group: BucketGroup;
-  previous: Array<Uint8Array | undefined> | undefined;
+  previous: PreviousBucket[] | undefined;
 }
 
 /** A group's result, or why it failed. */

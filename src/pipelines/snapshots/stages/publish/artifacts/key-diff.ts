@@ -25,6 +25,12 @@ export interface PreviousIndex {
   buckets: number;
   /** Bytes of one bucket file (empty or undefined when empty/absent). */
   read(bucket: number): Promise<Uint8Array | undefined>;
+  /**
+   * The bucket's file on this machine, when the state is stored here: the thread that checks
+   * the bucket then reads it itself, into memory it reuses from one bucket to the next, instead
+   * of this thread reading each bucket into new memory and handing it over.
+   */
+  localFile?(bucket: number): string;
 }
 
 /** Full-snapshot comparison with the previous state. */
@@ -41,6 +47,8 @@ export interface SnapshotDiff {
 function groupReader(previous: PreviousIndex | undefined): GroupReader {
   return async (group) => {
     if (!previous) return undefined;
+    const { localFile } = previous;
+    if (localFile) return group.previousBuckets.map((p) => localFile(p));
     return Promise.all(group.previousBuckets.map((p) => previous.read(p)));
   };
 }

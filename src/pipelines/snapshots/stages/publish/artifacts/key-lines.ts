@@ -18,16 +18,19 @@ export interface IndexLines {
   hash: Int32Array;
 }
 
-/** Indexes the lines of a bucket (FNV of each identity, as identityHash computes it). */
-export function indexLines(text: Buffer): IndexLines {
+/** Gives four int32 arrays of `count` elements to fill (memory a caller reuses). */
+export type LineArrays = (count: number) => [Int32Array, Int32Array, Int32Array, Int32Array];
+
+/**
+ * Indexes the lines of a bucket (FNV of each identity, as identityHash computes it), into the
+ * arrays `arrays` gives when given, else into new ones.
+ */
+export function indexLines(text: Buffer, arrays?: LineArrays): IndexLines {
   // Sized from the first line's length with room to spare (lines of a bucket are alike), so
   // the arrays rarely grow; they double when that guess was short.
   const firstLine = text.indexOf(10) + 1 || text.length || 1;
   let cap = Math.max(1024, Math.ceil((text.length / firstLine) * 1.25));
-  let start = new Int32Array(cap);
-  let idStart = new Int32Array(cap);
-  let idEnd = new Int32Array(cap);
-  let hash = new Int32Array(cap);
+  let [start, idStart, idEnd, hash] = arrays?.(cap) ?? [0, 1, 2, 3].map(() => new Int32Array(cap));
   let n = 0;
   let pos = 0;
   const len = text.length;

@@ -61,6 +61,10 @@ export class FsSnapshotStorage implements SnapshotStorage {
     return file;
   }
 
+  localFile(key: string): string {
+    return this.pathOf(key);
+  }
+
   async listFiles(dir: string): Promise<StorageEntry[]> {
     const out: StorageEntry[] = [];
     for (const d of await this.#readdir(dir)) {

@@ -78,6 +78,11 @@ export interface SnapshotStorage {
   readText(key: string): Promise<string | undefined>;
   /** The file's bytes (no text decoding); undefined when absent. */
   readBytes(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Optional: the path of a key's file on this machine (fs), for a reader that reads it into
+   * memory of its own. Absent when files are elsewhere (s3).
+   */
+  localFile?(key: string): string;
   /** Atomic create-or-replace. */
   writeText(key: string, text: string): Promise<void>;
   /** Moves a file into toDir keeping its name (`.<n>` appended on collision); returns the new key. */
