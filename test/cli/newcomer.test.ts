@@ -155,6 +155,18 @@ describe("a rejected configuration writes nothing", () => {
     }
   });
 
+  it("refuses pipelines.snapshots.direct_io that is not true or false, naming it", async () => {
+    const cwd = testTempDir("tm-newcomer-");
+    writeFileSync(
+      path.join(cwd, "tidemark.yaml"),
+      "pipelines:\n  snapshots:\n    direct_io: yes\n",
+    );
+    const res = await runCli(["snapshots", "status"], { cwd });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/tidemark\.yaml: pipelines\.snapshots\.direct_io: .*boolean/);
+    expect(existsSync(path.join(cwd, "data"))).toBe(false);
+  });
+
   it("refuses a bad books setting at load, before a job runs", async () => {
     const cwd = testTempDir("tm-newcomer-");
     writeFileSync(

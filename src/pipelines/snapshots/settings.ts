@@ -29,6 +29,11 @@ const settingsSchema = z
     fsync: z.boolean().default(true),
     /** Worker threads parsing large CSV files (default: CPU count, at most 4; 0 = none). */
     workers: z.number().int().min(0).max(32).optional(),
+    /**
+     * Large CSV files' facts written with direct I/O (Linux O_DIRECT) when they are synced to
+     * disk anyway (fs storage, fsync on); false: through the page cache (default true).
+     */
+    direct_io: z.boolean().default(true),
   })
   .strict();
 
@@ -41,6 +46,8 @@ export interface SnapshotSettings {
   workDir: string;
   fsync: boolean;
   workers: number;
+  /** Facts of large CSV files written with direct I/O when synced anyway. */
+  directIo: boolean;
 }
 
 /** Parsed `pipelines.snapshots` → absolute folders, the key prefix and the worker count. */
@@ -66,6 +73,7 @@ function resolve(s: z.output<typeof settingsSchema>, base: SettingsBase): Snapsh
     workDir: s.work_dir ? underData(s.work_dir) : path.join(tmpdir(), "tidemark-snapshots"),
     fsync: s.fsync,
     workers: s.workers ?? Math.min(4, availableParallelism()),
+    directIo: s.direct_io,
   };
 }
 

@@ -19,8 +19,10 @@ import { ParseThreads } from "../../../src/pipelines/snapshots/stages/parse/pars
 import { dedupeAndDiff } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff.ts";
 import { KeyDiffPool } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff-pool.ts";
 import { FsSnapshotStorage } from "../../../src/pipelines/snapshots/stages/publish/storage/fs-storage.ts";
+import { directIoHere } from "../support/direct-io-here.ts";
 
 const dirs: string[] = [];
+const onExt4 = directIoHere(tmpdir());
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -67,12 +69,14 @@ async function parseWith(
   textPath = false,
   minBytes = 0,
   threads?: ParseThreads,
+  /** fsync on (the outputs synced while written; large CSV facts with direct I/O unless off). */
+  durable?: { directIo: boolean },
 ) {
   const root = mkdtempSync(path.join(tmpdir(), "tm-parse-"));
   dirs.push(root);
   mkdirSync(path.join(root, "inbox", "acme"), { recursive: true });
   writeFileSync(path.join(root, "inbox", "acme", "f.csv"), readFileSync(file));
-  const storage = new FsSnapshotStorage(root, false);
+  const storage = new FsSnapshotStorage(root, durable !== undefined);
   const workDir = await storage.runWorkDir("acme_20260101T000000Z_abcdef");
   const sha256 = createHash("sha256").update(readFileSync(file)).digest("hex");
   const parsed = await parseInput({
@@ -87,6 +91,7 @@ async function parseWith(
     parallelMinBytes: minBytes,
     textPath,
     threads,
+    directIo: durable?.directIo,
   });
   const keysDir = path.join(workDir, WORK_KEYS_DIR);
   return {
@@ -103,6 +108,7 @@ async function parseWith(
     byCategory: Object.fromEntries(parsed.emitter.byCategory),
     byReason: Object.fromEntries(parsed.emitter.byReason),
     encoding: parsed.encoding,
+    directWrites: parsed.directWrites,
   };
 }
 
@@ -161,6 +167,12 @@ describe("CSV read paths", () => {
       const single = await parseWith(file, 0, config, true);
       const inline = await parseWith(file, 0, config);
       const parallel = await parseWith(file, 2, config);
+      // fsync off: nothing to gain from direct writes, the page cache takes the facts.
+      expect(parallel.directWrites).toBe(false);
+      const direct = await parseWith(file, 2, config, false, 0, undefined, { directIo: true });
+      if (onExt4) expect(direct.directWrites).toBe(true);
+      expect(direct.facts).toBe(single.facts);
+      expect(direct.keys).toEqual(single.keys);
       expect(inline.facts).toBe(single.facts);
       expect(inline.bad).toBe(single.bad);
       expect(inline.keys).toEqual(single.keys);
@@ -199,10 +211,13 @@ describe("CSV read paths", () => {
     const threads = new ParseThreads(2, 2);
     threads.warmFor(cfg(), entry("many.csv", text.length));
     expect(threads.csv.idle).toBe(1);
-    const parallel = await parseWith(file, 2, cfg(), false, 0, threads);
+    // fsync on: the workers write the facts with direct I/O (where the file system takes it).
+    const parallel = await parseWith(file, 2, cfg(), false, 0, threads, { directIo: true });
+    if (onExt4) expect(parallel.directWrites).toBe(true);
     // Both are handed back idle: they can read again, and run the key check next.
     expect(threads.csv.idle).toBe(2);
-    const again = await parseWith(file, 2, cfg(), false, 0, threads);
+    const again = await parseWith(file, 2, cfg(), false, 0, threads, { directIo: false });
+    expect(again.directWrites).toBe(false);
     expect(again.facts).toBe(inline.facts);
     expect(again.keys).toEqual(inline.keys);
     expect(threads.csv.idle).toBe(2);

@@ -40,6 +40,7 @@ export async function processFile(
       supplier: scope.supplier,
       signal: scope.deps.signal,
       workers: scope.deps.settings.workers,
+      directIo: scope.deps.settings.directIo,
       threads: scope.threads,
     });
   } catch (err) {

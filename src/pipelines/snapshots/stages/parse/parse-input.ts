@@ -37,6 +37,8 @@ export interface Parsed {
   buckets: number;
   multiCategory: boolean;
   sheets: XlsxReadInfo | null;
+  /** The facts were written with direct I/O (a large CSV file on fs storage, fsync on). */
+  directWrites: boolean;
 }
 
 /** Everything parseInput needs. */
@@ -52,6 +54,8 @@ export interface ParseRequest {
   signal?: AbortSignal;
   /** Worker threads for large CSV files (0: parse on the main thread). */
   workers: number;
+  /** Their facts written with direct I/O when synced anyway (default true). */
+  directIo?: boolean;
   /** Worker threads started ahead of the parse (taken before any new one is started). */
   threads?: { csv: WarmThreads; xlsx: WarmThreads };
   /** Override of PARALLEL_MIN_BYTES (tests). */
@@ -111,7 +115,11 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
       keys,
     });
     const sinks = { facts, bad, keys, schema, emitter, buckets, multiCategory };
-    const { encoding, sheets } = await extractRows(r, source, { format, size, ...sinks });
+    const { encoding, sheets, directWrites } = await extractRows(r, source, {
+      format,
+      size,
+      ...sinks,
+    });
     const digest = source.digest();
     if (digest.sha256 !== r.sha256) {
       throw new GateFailure(
@@ -119,7 +127,16 @@ export async function parseInput(r: ParseRequest): Promise<Parsed> {
         `SHA-256 at selection ${r.sha256.slice(0, 12)}…, while parsing ${digest.sha256.slice(0, 12)}…`,
       );
     }
-    return { emitter, format, encoding, bytes: digest.bytes, buckets, multiCategory, sheets };
+    return {
+      emitter,
+      format,
+      encoding,
+      bytes: digest.bytes,
+      buckets,
+      multiCategory,
+      sheets,
+      directWrites: directWrites === true,
+    };
   } finally {
     input.close();
     facts.close(false);
@@ -150,7 +167,7 @@ async function extractRows(
   r: ParseRequest,
   source: ByteSource,
   x: Extraction,
-): Promise<{ encoding: string | null; sheets: XlsxReadInfo | null }> {
+): Promise<{ encoding: string | null; sheets: XlsxReadInfo | null; directWrites?: boolean }> {
   const { schema, emitter, multiCategory, buckets, facts, bad, keys } = x;
   let first = true;
   const hook = () => {
@@ -177,6 +194,7 @@ async function extractRows(
         workers: threads,
         size: x.size,
         syncWhileWriting: r.storage.syncsWorkFiles === true,
+        directWrites: r.storage.syncsWorkFiles === true && r.directIo !== false,
         threads: r.threads?.csv,
         runId: r.runId,
         supplier: r.supplier,
@@ -187,7 +205,7 @@ async function extractRows(
         bad,
         keys,
       });
-      return { encoding: info.encoding, sheets: null };
+      return { encoding: info.encoding, sheets: null, directWrites: info.directWrites };
     }
     if (x.format === "csv")
       return { encoding: (await readCsv(source, csv)).encoding, sheets: null };

@@ -5,6 +5,7 @@ import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
 import type { WorkerBatch, WorkerDone, WorkerError, WorkerInit } from "./csv-worker.ts";
+import { type DirectFacts, finishDirectFacts, openDirectFacts } from "./direct-facts.ts";
 import { OutputSync, type SyncPlan } from "./output-sync.ts";
 import { Waiter } from "./waiter.ts";
 
@@ -41,12 +42,15 @@ export interface BatchRunner {
   release(): Promise<void>;
   /** Stops everything (after a failure, or a release). */
   close(): Promise<void>;
+  /** Whether the facts go out with direct I/O. */
+  readonly writesDirect: boolean;
 }
 
 const BATCH_BUFFER_BYTES = 2 << 20;
 
 /** Processes batches on the calling thread (small files, or workers: 0). */
 export class InlineBatchRunner implements BatchRunner {
+  readonly writesDirect = false;
   readonly #processor: CsvBatchProcessor;
   #buffer = new ArrayBuffer(BATCH_BUFFER_BYTES);
 
@@ -103,6 +107,15 @@ export class CsvWorkerPool implements BatchRunner {
   /** Positional-write fds of the output files (ours to close). */
   readonly #fds: number[];
 
+  /** Where each output file's written part ends (shared with the workers). */
+  readonly #ends: Float64Array;
+
+  /** The facts file's direct writes (see direct-facts.ts), where the file system takes them. */
+  #direct: DirectFacts | undefined;
+
+  /** Whether the facts go out with direct I/O (asked for, and the file system took it). */
+  readonly writesDirect: boolean;
+
   /** Syncs the outputs as they grow (when asked). */
   readonly #sync: OutputSync | undefined;
 
@@ -110,14 +123,15 @@ export class CsvWorkerPool implements BatchRunner {
    * Starts the workers. `files` are the output files in WorkerInit.fds order, each flushed:
    * their current sizes are where the first batch's ranges begin. Threads already started
    * ahead (`threads`) are taken first, and release() gives them back. With `sync`, the first
-   * `sync.files` files are synced to disk in the background as the facts grow.
+   * `sync.files` files are synced to disk in the background as the facts grow. With `direct`,
+   * the facts (the first file) are written with direct I/O where the file system takes it.
    */
   constructor(
     count: number,
     setup: BatchSetup,
     files: string[],
     private readonly onCounts: (counts: WorkerDone["counts"]) => void,
-    { threads, sync }: { threads?: WarmThreads; sync?: SyncPlan } = {},
+    { threads, sync, direct }: { threads?: WarmThreads; sync?: SyncPlan; direct?: boolean } = {},
   ) {
     this.#threads = threads;
     const turn = new SharedArrayBuffer(8);
@@ -125,11 +139,21 @@ export class CsvWorkerPool implements BatchRunner {
     this.#fds = files.map((f) => openSync(f, "r+"));
     const ends = new SharedArrayBuffer(8 * files.length);
     const view = new Float64Array(ends);
+    this.#ends = view;
     this.#fds.forEach((fd, i) => {
       view[i] = fstatSync(fd).size;
     });
+    this.#direct = direct ? openDirectFacts(files[0]!, this.#fds[0]!, view[0]!) : undefined;
+    this.writesDirect = this.#direct !== undefined;
     this.#sync = sync ? new OutputSync(this.#fds, view, sync) : undefined;
-    const init: WorkerInit = { type: "init", ...setup, fds: this.#fds, ends, turn };
+    const init: WorkerInit = {
+      type: "init",
+      ...setup,
+      fds: this.#fds,
+      ends,
+      turn,
+      direct: this.#direct,
+    };
     for (let i = 0; i < count; i++) {
       const w = (threads ?? csvWorkerThreads()).take();
       w.on("message", (m: WorkerDone | WorkerError) => this.#receive(m, i));
@@ -190,8 +214,16 @@ export class CsvWorkerPool implements BatchRunner {
       if (this.#threads) this.#threads.give(w);
       else await w.terminate();
     }
+    // The facts' last partial block, which no batch could write whole.
+    if (this.#direct) finishDirectFacts(this.#direct, this.#fds[0]!, this.#ends[0]!);
+    this.#closeDirect();
     await this.#sync?.settle();
     for (const fd of this.#fds.splice(0)) closeSync(fd);
+  }
+
+  #closeDirect(): void {
+    if (this.#direct) closeSync(this.#direct.fd);
+    this.#direct = undefined;
   }
 
   /** Stops the workers (a worker waiting for its turn is released first). */
@@ -200,6 +232,7 @@ export class CsvWorkerPool implements BatchRunner {
     Atomics.store(this.#turn, 1, 1);
     Atomics.notify(this.#turn, 0);
     await Promise.all(this.#workers.map((w) => w.terminate()));
+    this.#closeDirect();
     await this.#sync?.settle();
     for (const fd of this.#fds.splice(0)) closeSync(fd);
   }

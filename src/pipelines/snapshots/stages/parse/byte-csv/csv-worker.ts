@@ -14,6 +14,7 @@ import type { RowEmitter } from "../../quality/emit/row-emitter.ts";
 import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
+import { type DirectFacts, DirectFactsWriter } from "./direct-facts.ts";
 
 /** Sent once, before any batch. */
 export interface WorkerInit extends BatchSetup {
@@ -27,6 +28,8 @@ export interface WorkerInit extends BatchSetup {
   ends: SharedArrayBuffer;
   /** Int32 [next batch to reserve, abort flag]. */
   turn: SharedArrayBuffer;
+  /** The facts file's direct writes, when the file system takes them (see direct-facts.ts). */
+  direct: DirectFacts | undefined;
 }
 
 /** One batch of whole records: `length` bytes at `offset` of a transferred buffer. */
@@ -67,6 +70,8 @@ export function errorKind(err: unknown): WorkerError["kind"] {
 }
 
 let init: WorkerInit | undefined;
+/** This read's direct writer of the facts, if any. */
+let directFacts: DirectFactsWriter | undefined;
 /**
  * Two processors used in turn: a batch's output waits for its turn to be written while the
  * next batch is processed into the other's buffers, instead of the thread blocking idle.
@@ -103,9 +108,12 @@ function write(turn: Int32Array, ends: Float64Array, msg: WorkerBatch, out: Batc
     at.push(ends[i]!);
     ends[i] = ends[i]! + parts[i]!.length;
   }
+  // The facts' carried block changes hands in turn too (direct writes: whole blocks only).
+  const blocks = directFacts?.reserve(at[0]!, out.facts);
   Atomics.store(turn, 0, msg.seq + 1);
   Atomics.notify(turn, 0);
-  for (let i = 0; i < parts.length; i++) {
+  if (blocks) directFacts!.write(blocks);
+  for (let i = directFacts ? 1 : 0; i < parts.length; i++) {
     if (parts[i]!.length > 0) writeAllSync(init!.fds[i]!, parts[i]!, parts[i]!.length, at[i]);
   }
   const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
@@ -173,12 +181,14 @@ function flush(turn: Int32Array, ends: Float64Array, mayHold: number): void {
 parentPort?.on("message", (msg: WorkerInit | WorkerBatch | GroupTask) => {
   if (msg.type === "group") {
     init = undefined;
+    directFacts = undefined;
     processors = [];
     parentPort!.postMessage(answerGroup(msg));
     return;
   }
   if (msg.type === "init") {
     init = msg;
+    directFacts = msg.direct ? new DirectFactsWriter(msg.direct, msg.fds[0]!) : undefined;
     waiting = false;
     pending.length = 0;
     processors = [new CsvBatchProcessor(msg), new CsvBatchProcessor(msg)];

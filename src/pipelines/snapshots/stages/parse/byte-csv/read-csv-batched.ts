@@ -46,6 +46,8 @@ export interface BatchedCsvOptions extends CsvOptions {
   size?: number;
   /** The outputs are synced to disk as they grow (worker threads only; see CsvWorkerPool). */
   syncWhileWriting?: boolean;
+  /** The facts are written with direct I/O where the file system takes it (see direct-facts.ts). */
+  directWrites?: boolean;
   /** CSV worker threads started ahead of the parse, taken before any new one is started. */
   threads?: WarmThreads;
   runId: string;
@@ -129,6 +131,7 @@ function startRunner(o: BatchedCsvOptions, h: HeaderMap, encoding: string): Batc
   return new CsvWorkerPool(o.workers, setup, files as string[], merge, {
     threads: o.threads,
     sync: o.syncWhileWriting ? { every: SYNC_EVERY_BYTES, files: synced } : undefined,
+    direct: o.directWrites === true,
   });
 }
 
@@ -195,6 +198,7 @@ export async function readCsvBatched(
     await pool.submit(line, offset === 0 ? bytes : bytes.slice(offset), firstByte + offset);
   };
 
+  let directWrites = false;
   let bytes = 0;
   // Bytes given to the splitter, counted from the file's first byte (the BOM it never sees).
   let fed = bom === "utf-8" ? 3 : 0;
@@ -231,6 +235,7 @@ export async function readCsvBatched(
     const last = splitter.end();
     if (last) await handle(last.bytes, last.firstLine, fed - last.bytes.length);
     await pool?.drain();
+    directWrites = pool?.writesDirect === true;
     await pool?.release();
   } catch (err) {
     throw csvReadFailure(err, o, bom === "utf-8" ? 3 : 0);
@@ -238,5 +243,5 @@ export async function readCsvBatched(
     await pool?.close();
   }
   if (!header) throw new GateFailure("HEADER_MISMATCH", "no header row (the file is blank)");
-  return { encoding };
+  return { encoding, directWrites };
 }

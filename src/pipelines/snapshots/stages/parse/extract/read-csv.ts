@@ -25,6 +25,8 @@ export interface CsvOptions {
 export interface CsvReadInfo {
   /** Encoding actually used (a BOM overrides the configuration). */
   encoding: string;
+  /** The facts were written with direct I/O (worker threads, see direct-facts.ts). */
+  directWrites?: boolean;
 }
 
 /** mapHeader, with a hint when the header is one field holding another likely delimiter. */
