@@ -99,7 +99,11 @@ function waitTurn(turn: Int32Array, seq: number): void {
   }
 }
 
-/** Reserves the batch's byte ranges in every file (its turn has come), then writes them. */
+/**
+ * Reserves the batch's byte ranges in every file (its turn has come), then writes them. The
+ * batch is reported done once all are written: its direct-written facts may still be on their
+ * way to the disk when this returns.
+ */
 function write(turn: Int32Array, ends: Float64Array, msg: WorkerBatch, out: BatchOutput): void {
   const parts = [out.facts, out.bad, ...out.keys, ...out.tables];
   const at: number[] = [];
@@ -112,12 +116,13 @@ function write(turn: Int32Array, ends: Float64Array, msg: WorkerBatch, out: Batc
   const blocks = directFacts?.reserve(at[0]!, out.facts);
   Atomics.store(turn, 0, msg.seq + 1);
   Atomics.notify(turn, 0);
-  if (blocks) directFacts!.write(blocks);
   for (let i = directFacts ? 1 : 0; i < parts.length; i++) {
     if (parts[i]!.length > 0) writeAllSync(init!.fds[i]!, parts[i]!, parts[i]!.length, at[i]);
   }
   const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
-  parentPort!.postMessage(done, [msg.buffer]);
+  const report = () => parentPort!.postMessage(done, [msg.buffer]);
+  if (!blocks) return report();
+  directFacts!.write(blocks, (err) => (err ? fail(turn, msg.seq, err) : report()));
 }
 
 /** Stops the read: every waiting worker wakes up and aborts. */

@@ -15,12 +15,12 @@
  * refuses direct I/O (tmpfs, some network file systems) gets ordinary writes of the same
  * ranges: the opening fails, or the first direct write does, and the writer falls back.
  */
-import { closeSync, constants, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, write as fsWrite, openSync, readSync, writeSync } from "node:fs";
 
 /** Alignment of a direct write: offset, length and memory (covers 512- and 4096-byte sectors). */
 export const DIRECT_BLOCK = 4096;
 
-/** A worker's aligned staging memory: batches are written through it a mebibyte at a time. */
+/** A batch written synchronously goes through aligned memory a mebibyte at a time. */
 const STAGING_BYTES = 1 << 20;
 
 /** Bytes of the carry buffer: its length (int32), then up to a block of bytes. */
@@ -84,20 +84,35 @@ export function finishDirectFacts(direct: DirectFacts, fd: number, end: number):
 export interface DirectBlocks {
   /** File offset of the first block. */
   start: number;
-  /** The carry in front (already in the staging memory). */
-  head: number;
+  /** The carry in front (a copy: the next batch replaces the shared one). */
+  head: Uint8Array;
   /** The batch's own bytes that follow it, up to the last whole block. */
   body: Uint8Array;
 }
 
-/** One worker's side: its aligned staging memory, reused from batch to batch. */
+/** Aligned memory: a WebAssembly memory's buffer starts on a page boundary. */
+class AlignedBuffer {
+  #memory = new WebAssembly.Memory({ initial: 1 });
+
+  /** A view of its first n bytes, grown (by pages) when short; never while a write reads it. */
+  view(n: number): Uint8Array {
+    const have = this.#memory.buffer.byteLength;
+    if (have < n) this.#memory.grow(Math.ceil((n - have) / 65536));
+    return new Uint8Array(this.#memory.buffer, 0, n);
+  }
+}
+
+/**
+ * One worker's side. A batch's blocks are copied into an aligned buffer and written in the
+ * background (the I/O thread pool), so the disk works while the worker parses its next batch;
+ * one write at a time per worker, which leaves the pool's other threads to the reads of the
+ * input. A batch whose predecessor's write is still under way is written synchronously, a
+ * mebibyte at a time, through a second buffer.
+ */
 export class DirectFactsWriter {
-  /** WebAssembly memory: its buffer starts on a page boundary, as direct I/O needs. */
-  readonly #staging = new Uint8Array(
-    new WebAssembly.Memory({ initial: STAGING_BYTES / 65536 }).buffer,
-    0,
-    STAGING_BYTES,
-  );
+  readonly #background = new AlignedBuffer();
+  readonly #inline = new AlignedBuffer();
+  #busy = false;
   readonly #length: Int32Array;
   readonly #carry: Uint8Array;
   #direct = true;
@@ -113,23 +128,23 @@ export class DirectFactsWriter {
 
   /**
    * In the batch's turn: its facts take [at, at + bytes.length) of the file. Takes the carry in
-   * front of them into the staging memory and leaves the batch's last partial block as the next
-   * carry; returns the blocks to write, or undefined when the batch does not complete one.
+   * front of them and leaves the batch's last partial block as the next carry; returns the
+   * blocks to write, or undefined when the batch does not complete one.
    */
   reserve(at: number, bytes: Uint8Array): DirectBlocks | undefined {
-    const head = this.#length[0]!;
-    if (at % DIRECT_BLOCK !== head) {
-      throw new Error(`direct facts: ${head} bytes carried to offset ${at}`);
+    const carried = this.#length[0]!;
+    if (at % DIRECT_BLOCK !== carried) {
+      throw new Error(`direct facts: ${carried} bytes carried to offset ${at}`);
     }
-    const start = at - head;
+    const start = at - carried;
     const end = at + bytes.length;
     const full = end - (end % DIRECT_BLOCK);
     if (full <= start) {
-      this.#carry.set(bytes, head);
-      this.#length[0] = head + bytes.length;
+      this.#carry.set(bytes, carried);
+      this.#length[0] = carried + bytes.length;
       return undefined;
     }
-    this.#staging.set(this.#carry.subarray(0, head), 0);
+    const head = this.#carry.slice(0, carried);
     const body = bytes.subarray(0, full - at);
     const tail = bytes.subarray(full - at);
     this.#carry.set(tail, 0);
@@ -138,37 +153,85 @@ export class DirectFactsWriter {
   }
 
   /**
-   * Outside the turn: writes the blocks through the staging memory, a mebibyte at a time (the
-   * carry is already at its start). Ordinary writes once a direct one failed.
+   * Outside the turn: writes the blocks; `written` is called once they are on disk (or with
+   * the error), later when written in the background, before returning otherwise. `body` may
+   * be reused as soon as this returns.
    */
-  write(blocks: DirectBlocks): void {
-    const total = blocks.head + blocks.body.length;
-    let from = blocks.head;
+  write(blocks: DirectBlocks, written: (err?: Error) => void): void {
+    const total = blocks.head.length + blocks.body.length;
+    if (this.#busy) {
+      try {
+        this.#writeInline(blocks, total);
+      } catch (err) {
+        written(err as Error);
+        return;
+      }
+      written();
+      return;
+    }
+    const view = this.#background.view(total);
+    view.set(blocks.head, 0);
+    view.set(blocks.body, blocks.head.length);
+    this.#busy = true;
+    const finish = (err?: Error) => {
+      this.#busy = false;
+      written(err);
+    };
+    if (!this.#direct) {
+      this.#writeSync(view, total, blocks.start, finish);
+      return;
+    }
+    fsWrite(this.direct.fd, view, 0, total, blocks.start, (err, n) => {
+      if (!err && n === total) return finish();
+      // Refused (EINVAL: the file system wants another alignment) or short: the rest as usual.
+      if (err) this.#direct = false;
+      const done = err ? 0 : n;
+      this.#writeSync(view.subarray(done), total - done, blocks.start + done, finish);
+    });
+  }
+
+  /** Ordinary synchronous writes of n bytes of buf at `position`. */
+  #writeSync(buf: Uint8Array, n: number, position: number, finish: (err?: Error) => void): void {
+    try {
+      let done = 0;
+      while (done < n) done += writeSync(this.fallbackFd, buf, done, n - done, position + done);
+    } catch (err) {
+      finish(err as Error);
+      return;
+    }
+    finish();
+  }
+
+  /** The blocks written now, through the inline buffer, a mebibyte at a time. */
+  #writeInline(blocks: DirectBlocks, total: number): void {
+    const staging = this.#inline.view(Math.min(STAGING_BYTES, total));
+    staging.set(blocks.head, 0);
+    let from = blocks.head.length;
     let taken = 0;
     for (let done = 0; done < total; ) {
       const n = Math.min(STAGING_BYTES, total - done);
-      this.#staging.set(blocks.body.subarray(taken, taken + n - from), from);
+      staging.set(blocks.body.subarray(taken, taken + n - from), from);
       taken += n - from;
       from = 0;
-      this.#writeStaging(n, blocks.start + done);
+      this.#writeStaging(staging, n, blocks.start + done);
       done += n;
     }
   }
 
   /** Writes the staging memory's first n bytes (whole blocks) at `position`. */
-  #writeStaging(n: number, position: number): void {
+  #writeStaging(staging: Uint8Array, n: number, position: number): void {
     let done = 0;
     while (done < n) {
       if (this.#direct) {
         try {
-          done += writeSync(this.direct.fd, this.#staging, done, n - done, position + done);
+          done += writeSync(this.direct.fd, staging, done, n - done, position + done);
           continue;
         } catch {
           // EINVAL: the file system or the device wants another alignment; write as usual.
           this.#direct = false;
         }
       }
-      done += writeSync(this.fallbackFd, this.#staging, done, n - done, position + done);
+      done += writeSync(this.fallbackFd, staging, done, n - done, position + done);
     }
   }
 }
