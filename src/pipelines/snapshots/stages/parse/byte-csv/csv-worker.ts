@@ -121,8 +121,8 @@ function write(turn: Int32Array, ends: Float64Array, msg: WorkerBatch, out: Batc
   }
   const done: WorkerDone = { type: "done", seq: msg.seq, counts: out.counts, buffer: msg.buffer };
   const report = () => parentPort!.postMessage(done, [msg.buffer]);
-  if (!blocks) return report();
-  directFacts!.write(blocks, (err) => (err ? fail(turn, msg.seq, err) : report()));
+  if (blocks) directFacts!.write(blocks, (err) => (err ? fail(turn, msg.seq, err) : report()));
+  else report();
 }
 
 /** Stops the read: every waiting worker wakes up and aborts. */

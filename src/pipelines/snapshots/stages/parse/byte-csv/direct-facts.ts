@@ -16,6 +16,7 @@
  * ranges: the opening fails, or the first direct write does, and the writer falls back.
  */
 import { closeSync, constants, write as fsWrite, openSync, readSync, writeSync } from "node:fs";
+import { newWasmMemory } from "./wasm-memory.ts";
 
 /** Alignment of a direct write: offset, length and memory (covers 512- and 4096-byte sectors). */
 export const DIRECT_BLOCK = 4096;
@@ -92,7 +93,7 @@ export interface DirectBlocks {
 
 /** Aligned memory: a WebAssembly memory's buffer starts on a page boundary. */
 class AlignedBuffer {
-  #memory = new WebAssembly.Memory({ initial: 1 });
+  readonly #memory = newWasmMemory(1);
 
   /** A view of its first n bytes, grown (by pages) when short; never while a write reads it. */
   view(n: number): Uint8Array {

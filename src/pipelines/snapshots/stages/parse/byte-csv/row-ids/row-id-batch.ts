@@ -6,6 +6,7 @@
  * per row. Where WebAssembly SIMD is missing, `create` gives undefined and rows hash one by one.
  */
 import { GrowableBytes } from "../../../publish/artifacts/memory-sinks.ts";
+import type { WasmMemory } from "../wasm-memory.ts";
 import { DESC_BYTES, MAX_MESSAGE, SCRATCH_BYTES } from "./sha256x4-layout.ts";
 import { SHA256X4_WASM } from "./sha256x4-wasm.ts";
 
@@ -18,12 +19,6 @@ const FACTS_BASE = 256 << 10;
 const GROUPED = (CAPACITY * DESC_BYTES) / 4;
 /** SHA-256 blocks of a message of `length` bytes (with its padding). */
 const blocksOf = (length: number) => (length + 72) >> 6;
-
-/** A WebAssembly memory: its bytes, and growing it by pages (which replaces `buffer`). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
 
 /**
  * The part of the WebAssembly JS API used here. Node has all of it; the package's TypeScript
