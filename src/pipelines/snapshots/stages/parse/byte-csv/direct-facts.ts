@@ -16,6 +16,7 @@
  * ranges: the opening fails, or the first direct write does, and the writer falls back.
  */
 import { closeSync, constants, write as fsWrite, openSync, readSync, writeSync } from "node:fs";
+import { writeAllSync } from "../../publish/artifacts/line-sink.ts";
 import { newWasmMemory } from "./wasm-memory.ts";
 
 /** Alignment of a direct write: offset, length and memory (covers 512- and 4096-byte sectors). */
@@ -76,9 +77,7 @@ export function openDirectFacts(
  */
 export function finishDirectFacts(direct: DirectFacts, fd: number, end: number): void {
   const length = new Int32Array(direct.carry, 0, 1)[0]!;
-  const bytes = new Uint8Array(direct.carry, CARRY_HEADER, length);
-  let done = 0;
-  while (done < length) done += writeSync(fd, bytes, done, length - done, end - length + done);
+  writeAllSync(fd, new Uint8Array(direct.carry, CARRY_HEADER, length), length, end - length);
 }
 
 /** A batch's whole blocks, ready to be written outside the turn. */
@@ -107,8 +106,8 @@ class AlignedBuffer {
  * One worker's side. A batch's blocks are copied into an aligned buffer and written in the
  * background (the I/O thread pool), so the disk works while the worker parses its next batch;
  * one write at a time per worker, which leaves the pool's other threads to the reads of the
- * input. A batch whose predecessor's write is still under way is written synchronously, a
- * mebibyte at a time, through a second buffer.
+ * input. A batch whose predecessor's write is still under way, or any batch once direct
+ * writes were refused, is written synchronously, a mebibyte at a time, through a second buffer.
  */
 export class DirectFactsWriter {
   readonly #background = new AlignedBuffer();
@@ -160,7 +159,7 @@ export class DirectFactsWriter {
    */
   write(blocks: DirectBlocks, written: (err?: Error) => void): void {
     const total = blocks.head.length + blocks.body.length;
-    if (this.#busy) {
+    if (this.#busy || !this.#direct) {
       try {
         this.#writeInline(blocks, total);
       } catch (err) {
@@ -178,29 +177,18 @@ export class DirectFactsWriter {
       this.#busy = false;
       written(err);
     };
-    if (!this.#direct) {
-      this.#writeSync(view, total, blocks.start, finish);
-      return;
-    }
     fsWrite(this.direct.fd, view, 0, total, blocks.start, (err, n) => {
       if (!err && n === total) return finish();
       // Refused (EINVAL: the file system wants another alignment) or short: the rest as usual.
       if (err) this.#direct = false;
       const done = err ? 0 : n;
-      this.#writeSync(view.subarray(done), total - done, blocks.start + done, finish);
+      try {
+        writeAllSync(this.fallbackFd, view.subarray(done), total - done, blocks.start + done);
+      } catch (failed) {
+        return finish(failed as Error);
+      }
+      finish();
     });
-  }
-
-  /** Ordinary synchronous writes of n bytes of buf at `position`. */
-  #writeSync(buf: Uint8Array, n: number, position: number, finish: (err?: Error) => void): void {
-    try {
-      let done = 0;
-      while (done < n) done += writeSync(this.fallbackFd, buf, done, n - done, position + done);
-    } catch (err) {
-      finish(err as Error);
-      return;
-    }
-    finish();
   }
 
   /** The blocks written now, through the inline buffer, a mebibyte at a time. */
@@ -223,16 +211,16 @@ export class DirectFactsWriter {
   #writeStaging(staging: Uint8Array, n: number, position: number): void {
     let done = 0;
     while (done < n) {
-      if (this.#direct) {
-        try {
-          done += writeSync(this.direct.fd, staging, done, n - done, position + done);
-          continue;
-        } catch {
-          // EINVAL: the file system or the device wants another alignment; write as usual.
-          this.#direct = false;
-        }
+      if (!this.#direct) {
+        writeAllSync(this.fallbackFd, staging.subarray(done), n - done, position + done);
+        return;
       }
-      done += writeSync(this.fallbackFd, staging, done, n - done, position + done);
+      try {
+        done += writeSync(this.direct.fd, staging, done, n - done, position + done);
+      } catch {
+        // EINVAL: the file system or the device wants another alignment; write as usual.
+        this.#direct = false;
+      }
     }
   }
 }
