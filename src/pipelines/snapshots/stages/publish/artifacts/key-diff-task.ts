@@ -1,7 +1,8 @@
 /**
  * A key-index bucket group as a task for a worker thread: the group, with the previous
- * buckets' local files or their bytes (transferred), goes out; its result, or why it failed, comes back. The CSV
- * worker threads answer these once the parse is done with them (see key-diff-pool.ts).
+ * buckets' local files or their bytes (transferred), goes out; its result, or why it failed,
+ * comes back. The CSV worker threads answer these once the parse is done with them (see
+ * key-diff-pool.ts).
  */
 import {
   type BucketGroup,

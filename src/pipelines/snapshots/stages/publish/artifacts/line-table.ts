@@ -9,7 +9,7 @@
 import { closeSync, openSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { KEY_ROW_ID_CHARS } from "./key-index.ts";
-import type { IndexLines } from "./key-lines.ts";
+import type { IndexLines, LineArrays } from "./key-lines.ts";
 
 /** Bytes per line in a table. */
 const ENTRY_BYTES = 8;
@@ -63,7 +63,7 @@ export function linesFromTable(
   text: Buffer,
   table: Uint8Array,
   /** Where to put the positions (four arrays of the table's line count), else new ones. */
-  arrays?: (count: number) => [Int32Array, Int32Array, Int32Array, Int32Array],
+  arrays?: LineArrays,
 ): IndexLines | undefined {
   if (table.length % ENTRY_BYTES !== 0) return undefined;
   const count = table.length / ENTRY_BYTES;
