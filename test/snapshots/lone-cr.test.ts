@@ -1,8 +1,24 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, it } from "vitest";
 import { PARALLEL_MIN_BYTES } from "../../src/pipelines/snapshots/stages/parse/parse-input.ts";
+import { indexLines } from "../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
+import {
+  linesFromTable,
+  lineTableOf,
+} from "../../src/pipelines/snapshots/stages/publish/artifacts/line-table.ts";
 import { describeEachDialect } from "../../src/testing/dialects.ts";
 import { CONFIG, type SnapHarness, snapshotHarness } from "./support/harness.ts";
+
+/** A published bucket's line table locates and hashes its lines as reading its text does. */
+function expectTableFits(bucket: string): void {
+  const text = readFileSync(bucket);
+  const fromTable = linesFromTable(text, readFileSync(lineTableOf(bucket)));
+  const read = indexLines(text);
+  expect(fromTable?.count).toBe(read.count);
+  expect([...fromTable!.hash]).toEqual([...read.hash.subarray(0, read.count)]);
+  expect([...fromTable!.idStart]).toEqual([...read.idStart.subarray(0, read.count)]);
+}
 
 /** allow_empty_snapshot on: a file misread as one header record would PASS empty under it. */
 const ALLOW_EMPTY = CONFIG.replace("allow_empty_snapshot: false", "allow_empty_snapshot: true");
@@ -114,11 +130,16 @@ describeEachDialect("snapshots gate: LF, CRLF and classic-Mac CR line ends; a mi
       for (const s of ["lf", "crlf"]) {
         const { result } = await t.ingest(s);
         expect(result).toMatchObject({ status: "PASS", good_rows: ROWS, bad_rows: 0 });
-        // The key index is published as its buckets alone (the workers' line tables, written
-        // for the key check, are gone), and the run's folder keeps no work files.
-        const keys = readdirSync(t.file(`state_store/${s}/${result.run_id}/keys`));
-        expect(keys.length).toBeGreaterThan(0);
-        expect(keys.filter((f) => !/^\d{4}\.tsv$/.test(f))).toEqual([]);
+        // The key index is published as its buckets, each with the line table the CSV workers
+        // wrote for it (for the next run's check; a file parsed on this thread has none), and
+        // the run's folder keeps no work files.
+        const keysDir = t.file(`state_store/${s}/${result.run_id}/keys`);
+        const keys = readdirSync(keysDir);
+        const buckets = keys.filter((f) => /^\d{4}\.tsv$/.test(f));
+        expect(buckets.length).toBeGreaterThan(0);
+        const tables = workers > 0 ? buckets.map((f) => f.replace(".tsv", ".lines")) : [];
+        expect(keys.sort()).toEqual([...buckets, ...tables].sort());
+        if (workers > 0) for (const f of buckets) expectTableFits(path.join(keysDir, f));
         expect(readdirSync(t.file(`runs/${result.run_id}`)).sort()).toEqual([
           "bad.ndjson",
           "facts.ndjson",

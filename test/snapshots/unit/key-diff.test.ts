@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -8,6 +8,12 @@ import { csvWorkerThreads } from "../../../src/pipelines/snapshots/stages/parse/
 import { dedupeAndDiff } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff.ts";
 import { KeyDiffPool } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-diff-pool.ts";
 import { KeyIndexWriter } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
+import { indexLines } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
+import {
+  linesFromTable,
+  lineTableOf,
+  tableOf,
+} from "../../../src/pipelines/snapshots/stages/publish/artifacts/line-table.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -28,6 +34,20 @@ function writeIndex(rows: Row[], buckets: number): string {
   return dir;
 }
 
+/**
+ * Line tables beside an index's buckets: none, ones that fit, or broken ones (the last entry
+ * missing), which the check must ignore and read the text instead.
+ */
+type Tables = "none" | "fit" | "broken";
+function writeTables(dir: string, buckets: number, tables: Tables): void {
+  if (tables === "none") return;
+  for (let b = 0; b < buckets; b++) {
+    const file = path.join(dir, keyBucketName(b));
+    const table = tableOf(indexLines(readFileSync(file)), () => true);
+    writeFileSync(lineTableOf(file), tables === "fit" ? table : table.subarray(0, -8));
+  }
+}
+
 describe("key index dedupe and diff", () => {
   it("matches a plain in-memory diff for any two snapshots and bucket counts (property)", async () => {
     const row = fc.record({
@@ -42,7 +62,9 @@ describe("key index dedupe and diff", () => {
         fc.constantFrom(16, 32, 64),
         fc.constantFrom(16, 32, 64),
         fc.boolean(),
-        async (before, after, pb, nb, local) => {
+        fc.constantFrom<Tables>("none", "fit", "broken"),
+        fc.constantFrom<Tables>("none", "fit", "broken"),
+        async (before, after, pb, nb, local, prevTables, newTables) => {
           const id = (r: Row) => `${r.cat}\t${r.key}`;
           const first = (rows: Row[]) => {
             const m = new Map<string, Row>();
@@ -53,7 +75,10 @@ describe("key index dedupe and diff", () => {
           const next = first(after);
           const prevDir = writeIndex([...prev.values()], pb);
           const dir = writeIndex(after, nb);
-          // The previous buckets as bytes, or as local files the check reads itself.
+          writeTables(prevDir, pb, prevTables);
+          writeTables(dir, nb, newTables);
+          // The previous buckets as bytes, or as local files the check reads itself (with
+          // their line tables, when they have ones that fit).
           const { diff, duplicates } = await dedupeAndDiff(dir, nb, {
             runId: "r",
             buckets: pb,
@@ -83,6 +108,19 @@ describe("key index dedupe and diff", () => {
             if (!firstRow.has(id(r))) firstRow.set(id(r), i + 2);
           });
           for (const d of duplicates) expect([...firstRow.values()]).not.toContain(d.rowNumber);
+          // A bucket rewritten without its duplicates has a line table that fits it again.
+          for (let b = 0; b < nb; b++) {
+            const file = path.join(dir, keyBucketName(b));
+            if (!existsSync(lineTableOf(file))) continue;
+            const text = readFileSync(file);
+            const fits = linesFromTable(text, readFileSync(lineTableOf(file)));
+            if (newTables !== "broken" || fits) {
+              expect([...(fits?.hash ?? [])]).toEqual([
+                ...indexLines(text).hash.subarray(0, fits?.count ?? 0),
+              ]);
+              expect(fits?.count).toBe(indexLines(text).count);
+            }
+          }
         },
       ),
       { numRuns: 150 },

@@ -12,7 +12,7 @@ import { dedupeAndDiff, type PreviousIndex } from "../publish/artifacts/key-diff
 import { KeyDiffPool } from "../publish/artifacts/key-diff-pool.ts";
 import { describeIdentity } from "../publish/artifacts/key-index.ts";
 import { LineSink } from "../publish/artifacts/line-sink.ts";
-import { removeLineTables } from "../publish/artifacts/line-table.ts";
+import { lineTableOf, removeLineTables } from "../publish/artifacts/line-table.ts";
 import type { SnapshotStorage, StatePointer } from "../publish/storage/snapshot-storage.ts";
 import type { RunScope } from "./types.ts";
 
@@ -100,7 +100,8 @@ async function dedupeAndDrop(scope: RunScope, file: Ingested, pool: KeyDiffPool 
   );
   await removeDuplicates(parsed, workDir, duplicates);
   await flushing;
-  await removeLineTables(bucketFiles(keysDir, parsed.buckets));
+  // On local disk the line tables are published with the state, for the next run's check.
+  if (!storage.localFile) await removeLineTables(bucketFiles(keysDir, parsed.buckets));
   return { diff, keysDir };
 }
 
@@ -120,7 +121,10 @@ async function flushWhileChecking(
   const flush = storage.flushAhead?.bind(storage);
   if (!flush) return;
   const buckets = async () => {
-    for (const file of bucketFiles(keysDir, parsed.buckets)) await flush(file);
+    for (const file of bucketFiles(keysDir, parsed.buckets)) {
+      await flush(file);
+      if (storage.localFile) await flush(lineTableOf(file));
+    }
   };
   await Promise.all([flush(facts), buckets()]);
 }

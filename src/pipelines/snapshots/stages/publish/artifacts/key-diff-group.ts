@@ -9,7 +9,7 @@ import { keyBucketName } from "../../intake/layout/tree.ts";
 import { BucketScratch } from "./bucket-scratch.ts";
 import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
 import { IdentityTable, type IndexLines, indexLines, sameRange } from "./key-lines.ts";
-import { linesFromTable, lineTableOf } from "./line-table.ts";
+import { linesFromTable, lineTableOf, tableOf } from "./line-table.ts";
 
 /** A key reported in samples. */
 export interface KeySample {
@@ -101,8 +101,7 @@ function emptyBucketDiff(bucket: number): BucketDiff {
 }
 
 function sample(list: KeySample[], l: IndexLines, k: number): void {
-  if (list.length < SAMPLES)
-    list.push(describeIdentity(l.text.toString("utf8", l.idStart[k]!, l.idEnd[k]!)));
+  list.push(describeIdentity(l.text.toString("utf8", l.idStart[k]!, l.idEnd[k]!)));
 }
 
 /** This thread's memory for the new buckets, reused from one to the next. */
@@ -110,14 +109,56 @@ const scratch = new BucketScratch();
 /** And for the previous buckets read from local files. */
 const previousScratch = new BucketScratch();
 
-/** The lines of a previous bucket. */
+/**
+ * The lines of a previous bucket: located from its published line table when there is one
+ * that fits its text, else by reading (and hashing) the text.
+ */
 function previousLines(bucket: PreviousBucket): IndexLines {
   if (typeof bucket === "string") {
     const text = previousScratch.optionalText(bucket) ?? Buffer.alloc(0);
-    return indexLines(text, (n) => previousScratch.lineArrays(n));
+    const arrays = (n: number) => previousScratch.lineArrays(n);
+    const table = previousScratch.table(lineTableOf(bucket));
+    return (table && linesFromTable(text, table, arrays)) ?? indexLines(text, arrays);
   }
   const bytes = bucket ?? new Uint8Array(0);
   return indexLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/** Adds every line to the table; marks later occurrences of an identity (state 1): how many. */
+function markDuplicates(table: IdentityTable, state: Uint8Array, count: number): number {
+  let dups = 0;
+  for (let k = 0; k < count; k++) {
+    if (table.add(k) < 0) continue;
+    state[k] = 1;
+    dups++;
+  }
+  return dups;
+}
+
+/** Lists the duplicates and rewrites the bucket file (and its line table) without them. */
+function dropDuplicates(
+  file: string,
+  lines: IndexLines,
+  state: Uint8Array,
+  duplicates: DuplicateRow[],
+) {
+  const kept: Buffer[] = [];
+  for (let k = 0; k < lines.count; k++) {
+    if (state[k] !== 1) {
+      kept.push(lines.text.subarray(lines.start[k]!, lines.idEnd[k]!), NL);
+      continue;
+    }
+    const line = lines.text.toString("utf8", lines.start[k]!, lines.idEnd[k]!);
+    duplicates.push({
+      rowNumber: parseIndexLine(line).rowNumber,
+      identity: lines.text.toString("utf8", lines.idStart[k]!, lines.idEnd[k]!),
+    });
+  }
+  writeFileSync(file, Buffer.concat(kept));
+  writeFileSync(
+    lineTableOf(file),
+    tableOf(lines, (k) => state[k] !== 1),
+  );
 }
 
 /**
@@ -132,24 +173,7 @@ function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
     (written && linesFromTable(text, written, (n) => scratch.lineArrays(n))) ?? indexLines(text);
   const table = new IdentityTable(lines, (n) => scratch.slots(n));
   const state = scratch.states(lines.count); // 1 = duplicate, 2 = matched in previous
-  let dups = 0;
-  for (let k = 0; k < lines.count; k++) {
-    if (table.add(k) < 0) continue;
-    state[k] = 1;
-    dups++;
-    const line = lines.text.toString("utf8", lines.start[k]!, lines.idEnd[k]!);
-    duplicates.push({
-      rowNumber: parseIndexLine(line).rowNumber,
-      identity: lines.text.toString("utf8", lines.idStart[k]!, lines.idEnd[k]!),
-    });
-  }
-  if (dups > 0) {
-    const kept: Buffer[] = [];
-    for (let k = 0; k < lines.count; k++) {
-      if (state[k] !== 1) kept.push(lines.text.subarray(lines.start[k]!, lines.idEnd[k]!), NL);
-    }
-    writeFileSync(file, Buffer.concat(kept));
-  }
+  if (markDuplicates(table, state, lines.count) > 0) dropDuplicates(file, lines, state, duplicates);
   return { lines, table, state };
 }
 
@@ -168,8 +192,8 @@ function diffAgainst(
     if (narrower && (h & (layout.buckets - 1)) !== b) continue;
     const k = table.find(prev.text, prev.idStart[j]!, prev.idEnd[j]!, h);
     if (k < 0) {
-      out.removed++;
-      sample(out.samples.removed, prev, j);
+      // Samples are taken only while there is room: the call stays off the hot path.
+      if (out.removed++ < SAMPLES) sample(out.samples.removed, prev, j);
       continue;
     }
     state[k] = 2;
@@ -178,10 +202,16 @@ function diffAgainst(
     const js = prev.start[j]!;
     if (sameRange(lines.text, ks, ks + KEY_ROW_ID_CHARS, prev.text, js, js + KEY_ROW_ID_CHARS)) {
       out.unchanged++;
-    } else {
-      out.changed++;
+    } else if (out.changed++ < SAMPLES) {
       sample(out.samples.changed, lines, k);
     }
+  }
+}
+
+/** Counts (and samples) the new lines no previous line matched and that are no duplicates. */
+function countAdded(out: BucketDiff, lines: IndexLines, state: Uint8Array): void {
+  for (let k = 0; k < lines.count; k++) {
+    if (state[k] === 0 && out.added++ < SAMPLES) sample(out.samples.added, lines, k);
   }
 }
 
@@ -210,12 +240,7 @@ export function runGroup(
     const bucket = dedupeBucket(path.join(layout.dir, keyBucketName(b)), result.duplicates);
     for (let i = 0; i < (previous?.length ?? 0); i++)
       diffAgainst(out, linesOf(i), b, layout, bucket);
-    const { lines, state } = bucket;
-    for (let k = 0; k < lines.count; k++) {
-      if (state[k] !== 0) continue;
-      out.added++;
-      sample(out.samples.added, lines, k);
-    }
+    countAdded(out, bucket.lines, bucket.state);
     result.buckets.push(out);
   }
   return result;

@@ -4,7 +4,9 @@
  * bytes, two little-endian int32 each. The CSV workers write it beside each bucket file while
  * they emit the lines, so the key check locates and hashes the new snapshot's lines without
  * reading them all again (the hash is checked by tests, the positions by linesFromTable on
- * every line). Work files only: deleted once the check is done, never published.
+ * every line). With the state on local disk the tables are published with it (the next run's
+ * check then needs no hashing of the previous state's lines either); otherwise they are
+ * deleted once the check is done.
  */
 import { closeSync, openSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -49,6 +51,15 @@ export function pushLineEntry(table: ByteSink, hash: number, length: number): vo
   b[p + 6] = length >>> 16;
   b[p + 7] = length >>> 24;
   table.used = p + ENTRY_BYTES;
+}
+
+/** The table of the lines `keep` keeps, in order (for a bucket rewritten without some). */
+export function tableOf(lines: IndexLines, keep: (k: number) => boolean): Buffer {
+  const table = { buf: Buffer.alloc(lines.count * ENTRY_BYTES), used: 0, ensure() {} };
+  for (let k = 0; k < lines.count; k++) {
+    if (keep(k)) pushLineEntry(table, lines.hash[k]!, lines.idEnd[k]! - lines.start[k]! + 1);
+  }
+  return table.buf.subarray(0, table.used);
 }
 
 const int32At = (b: Uint8Array, p: number) =>
