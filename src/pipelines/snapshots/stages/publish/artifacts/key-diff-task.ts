@@ -4,6 +4,7 @@
  * comes back. The CSV worker threads answer these once the parse is done with them (see
  * key-diff-pool.ts).
  */
+import { warmUpKeyCheck } from "./key-check-warm-up.ts";
 import {
   type BucketGroup,
   type GroupLayout,
@@ -26,8 +27,12 @@ export type GroupReply =
   | { type: "done"; index: number; result: GroupResult }
   | { type: "error"; index: number; message: string };
 
-/** Runs a task on this thread and says how it went (never throws). */
+/**
+ * Runs a task on this thread and says how it went (never throws). The thread's first task
+ * warms the check's code up first (see key-check-warm-up.ts).
+ */
 export function answerGroup(task: GroupTask): GroupReply {
+  warmUpKeyCheck();
   try {
     return {
       type: "done",
