@@ -177,6 +177,17 @@ function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
   return { lines, table, state };
 }
 
+/**
+ * Lines picked as samples while a hot loop runs (their numbers), turned into samples by the
+ * caller afterwards: the loops stay free of the code that makes a sample, which the compiler
+ * would otherwise inline into them (a larger compilation, and one more way to deoptimize).
+ */
+interface Picks {
+  removed: number[];
+  changed: number[];
+  added: number[];
+}
+
 /** Compares one previous bucket's lines with new bucket b's. */
 function diffAgainst(
   out: BucketDiff,
@@ -184,6 +195,7 @@ function diffAgainst(
   b: number,
   layout: GroupLayout,
   bucket: ReturnType<typeof dedupeBucket>,
+  picks: Picks,
 ): void {
   const { lines, table, state } = bucket;
   const narrower = layout.previousBuckets < layout.buckets;
@@ -192,8 +204,7 @@ function diffAgainst(
     if (narrower && (h & (layout.buckets - 1)) !== b) continue;
     const k = table.find(prev.text, prev.idStart[j]!, prev.idEnd[j]!, h);
     if (k < 0) {
-      // Samples are taken only while there is room: the call stays off the hot path.
-      if (out.removed++ < SAMPLES) sample(out.samples.removed, prev, j);
+      if (out.removed++ < SAMPLES) picks.removed.push(j);
       continue;
     }
     state[k] = 2;
@@ -203,16 +214,22 @@ function diffAgainst(
     if (sameRange(lines.text, ks, ks + KEY_ROW_ID_CHARS, prev.text, js, js + KEY_ROW_ID_CHARS)) {
       out.unchanged++;
     } else if (out.changed++ < SAMPLES) {
-      sample(out.samples.changed, lines, k);
+      picks.changed.push(k);
     }
   }
 }
 
-/** Counts (and samples) the new lines no previous line matched and that are no duplicates. */
-function countAdded(out: BucketDiff, lines: IndexLines, state: Uint8Array): void {
+/** Counts (and picks) the new lines no previous line matched and that are no duplicates. */
+function countAdded(out: BucketDiff, lines: IndexLines, state: Uint8Array, picks: Picks): void {
   for (let k = 0; k < lines.count; k++) {
-    if (state[k] === 0 && out.added++ < SAMPLES) sample(out.samples.added, lines, k);
+    if (state[k] === 0 && out.added++ < SAMPLES) picks.added.push(k);
   }
+}
+
+/** Appends the picked lines to `into` as samples, and empties `picked`. */
+function takeSamples(into: KeySample[], picked: number[], lines: IndexLines): void {
+  for (const k of picked) sample(into, lines, k);
+  picked.length = 0;
 }
 
 /**
@@ -238,9 +255,16 @@ export function runGroup(
   for (const b of group.newBuckets) {
     const out = emptyBucketDiff(b);
     const bucket = dedupeBucket(path.join(layout.dir, keyBucketName(b)), result.duplicates);
-    for (let i = 0; i < (previous?.length ?? 0); i++)
-      diffAgainst(out, linesOf(i), b, layout, bucket);
-    countAdded(out, bucket.lines, bucket.state);
+    const picks: Picks = { removed: [], changed: [], added: [] };
+    for (let i = 0; i < (previous?.length ?? 0); i++) {
+      const prev = linesOf(i);
+      diffAgainst(out, prev, b, layout, bucket, picks);
+      // Before the next previous bucket takes the memory these lines are in.
+      takeSamples(out.samples.removed, picks.removed, prev);
+      takeSamples(out.samples.changed, picks.changed, bucket.lines);
+    }
+    countAdded(out, bucket.lines, bucket.state, picks);
+    takeSamples(out.samples.added, picks.added, bucket.lines);
     result.buckets.push(out);
   }
   return result;
