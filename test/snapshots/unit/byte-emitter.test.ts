@@ -5,7 +5,10 @@ import { supplierConfigSchema } from "../../../src/pipelines/snapshots/stages/in
 import { CsvBatchProcessor } from "../../../src/pipelines/snapshots/stages/parse/byte-csv/csv-batch.ts";
 import { fnv1a } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-index.ts";
 import { indexLines } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
-import { linesFromTable } from "../../../src/pipelines/snapshots/stages/publish/artifacts/line-table.ts";
+import {
+  linesFromTable,
+  tableOf,
+} from "../../../src/pipelines/snapshots/stages/publish/artifacts/line-table.ts";
 import { fnv1aUtf8 } from "../../../src/pipelines/snapshots/stages/publish/artifacts/utf8-bytes.ts";
 import { RowEmitter } from "../../../src/pipelines/snapshots/stages/quality/emit/row-emitter.ts";
 import {
@@ -133,6 +136,20 @@ describe("byte-level emitter", () => {
     expect(linesFromTable(keys.subarray(1), out.tables[b]!)).toBeUndefined();
     expect(linesFromTable(keys, out.tables[b]!.subarray(1))).toBeUndefined();
     expect(linesFromTable(Buffer.concat([keys, keys]), out.tables[b]!)).toBeUndefined();
+    // A table read into memory that does not start on a 4-byte boundary gives the same lines.
+    const raw = new Uint8Array(out.tables[b]!.length + 1);
+    raw.set(out.tables[b]!, 1);
+    expect(linesFromTable(keys, raw.subarray(1))).toEqual(linesFromTable(keys, out.tables[b]!));
+    // A line longer than an entry holds (16 MiB) leaves its table unusable, not wrong.
+    const long = Buffer.from(`0123456789abcdef\t2\t"c"\t"${"x".repeat(1 << 24)}"\n`);
+    const read = indexLines(long);
+    expect(read.count).toBe(1);
+    expect(
+      linesFromTable(
+        long,
+        tableOf(read, () => true),
+      ),
+    ).toBeUndefined();
   });
 
   it("clean rows take the fast path; only odd ones are re-read as text", () => {

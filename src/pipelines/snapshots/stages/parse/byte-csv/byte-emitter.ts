@@ -226,7 +226,7 @@ export class ByteRowEmitter {
     q = put(s, keyStart, keyEnd, k, q);
     k[q++] = 0x0a;
     bucket.used = q;
-    pushLineEntry(this.keys.table(b), hash, q - lineStart);
+    pushLineEntry(this.keys.table(b), hash, q - lineStart, KEY_ROW_ID_CHARS + 2 + this.#digits);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { identityHashOf, indexLine } from "./key-index.ts";
+import { identityHashOf, indexLine, KEY_ROW_ID_CHARS } from "./key-index.ts";
 import { pushLineEntry } from "./line-table.ts";
 
 interface Utf8Writable {
@@ -79,7 +79,8 @@ export class MemoryKeyIndex {
     const bucket = this.#buckets[b]!;
     const before = bucket.used;
     bucket.writeLine(indexLine(rowId, rowNumber, catJson, keyJson));
-    pushLineEntry(this.#tables[b]!, hash, bucket.used - before);
+    const identityAt = KEY_ROW_ID_CHARS + 2 + String(rowNumber).length;
+    pushLineEntry(this.#tables[b]!, hash, bucket.used - before, identityAt);
   }
 
   /** Each bucket's bytes (views, valid until the next write); then starts over. */
