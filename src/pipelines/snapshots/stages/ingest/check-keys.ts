@@ -65,7 +65,7 @@ export interface Ingested {
 /**
  * Dedupes the keys and diffs them against the published state's; a large CSV file's on worker
  * threads (two at most: the check reads about as much as it computes): the CSV workers its
- * parse left idle. Then the run's threads are stopped, warm ones nobody took included.
+ * parse left idle. Then the run's threads are being stopped, warm ones nobody took included.
  */
 export async function checkKeys(scope: RunScope, file: Ingested) {
   const { settings } = scope.deps;
@@ -75,8 +75,8 @@ export async function checkKeys(scope: RunScope, file: Ingested) {
   try {
     return await dedupeAndDrop(scope, file, pool);
   } finally {
-    await pool?.close();
-    await scope.threads.close();
+    // The run waits for them when it ends (ingestSupplier), not before it publishes.
+    scope.threads.stopSoon(pool);
   }
 }
 
