@@ -16,6 +16,12 @@ import { lineTableOf, removeLineTables } from "../publish/artifacts/line-table.t
 import type { SnapshotStorage, StatePointer } from "../publish/storage/snapshot-storage.ts";
 import type { RunScope } from "./types.ts";
 
+/**
+ * Whether the state keeps the line tables beside its buckets (storage on this machine: the next
+ * run's check reads them there); otherwise they are deleted once the check is done.
+ */
+const keepsLineTables = (storage: SnapshotStorage) => storage.localFile !== undefined;
+
 /** The bucket files of a key index folder. */
 const bucketFiles = (dir: string, buckets: number) =>
   Array.from({ length: buckets }, (_, b) => path.join(dir, keyBucketName(b)));
@@ -100,8 +106,7 @@ async function dedupeAndDrop(scope: RunScope, file: Ingested, pool: KeyDiffPool 
   );
   await removeDuplicates(parsed, workDir, duplicates);
   await flushing;
-  // On local disk the line tables are published with the state, for the next run's check.
-  if (!storage.localFile) await removeLineTables(bucketFiles(keysDir, parsed.buckets));
+  if (!keepsLineTables(storage)) await removeLineTables(bucketFiles(keysDir, parsed.buckets));
   return { diff, keysDir };
 }
 
@@ -123,7 +128,7 @@ async function flushWhileChecking(
   const buckets = async () => {
     for (const file of bucketFiles(keysDir, parsed.buckets)) {
       await flush(file);
-      if (storage.localFile) await flush(lineTableOf(file));
+      if (keepsLineTables(storage)) await flush(lineTableOf(file));
     }
   };
   await Promise.all([flush(facts), buckets()]);

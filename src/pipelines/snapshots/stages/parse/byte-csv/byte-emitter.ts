@@ -6,7 +6,7 @@
  * output is byte-for-byte what RowEmitter writes (checked by tests on random rows).
  */
 import { hash } from "node:crypto";
-import { fnv1a, KEY_ROW_ID_CHARS } from "../../publish/artifacts/key-index.ts";
+import { fnv1a, identityOffset, KEY_ROW_ID_CHARS } from "../../publish/artifacts/key-index.ts";
 import { pushLineEntry } from "../../publish/artifacts/line-table.ts";
 import type { GrowableBytes, MemoryKeyIndex } from "../../publish/artifacts/memory-sinks.ts";
 import { decimalDigits, fnv1aUtf8, put, writeInt } from "../../publish/artifacts/utf8-bytes.ts";
@@ -226,7 +226,7 @@ export class ByteRowEmitter {
     q = put(s, keyStart, keyEnd, k, q);
     k[q++] = 0x0a;
     bucket.used = q;
-    pushLineEntry(this.keys.table(b), hash, q - lineStart, KEY_ROW_ID_CHARS + 2 + this.#digits);
+    pushLineEntry(this.keys.table(b), hash, q - lineStart, identityOffset(this.#digits));
   }
 
   /**

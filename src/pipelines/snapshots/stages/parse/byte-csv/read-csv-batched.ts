@@ -124,8 +124,8 @@ function startRunner(o: BatchedCsvOptions, h: HeaderMap, encoding: string): Batc
   if (files.some((f) => f === undefined) || o.keys.paths.length !== o.buckets) {
     throw new Error("CSV workers need sinks that opened their own files");
   }
-  // The workers also write each bucket's line table, for the key check (never synced: the
-  // check deletes them).
+  // The workers also write each bucket's line table, for the key check (not synced while they
+  // grow: the check syncs those the state keeps, and deletes the others).
   const synced = files.length;
   files.push(...createLineTables(o.keys.paths));
   return new CsvWorkerPool(o.workers, setup, files as string[], merge, {

@@ -58,6 +58,9 @@ export function indexLine(
   return `${rowId.slice(0, KEY_ROW_ID_CHARS)}\t${rowNumber}\t${catJson}\t${keyJson}\n`;
 }
 
+/** Where an index line's identity starts: after the row id, the row number and their tabs. */
+export const identityOffset = (rowNumberDigits: number) => KEY_ROW_ID_CHARS + 2 + rowNumberDigits;
+
 /** identityHash of an identity given as its two parts (no string built for it). */
 export function identityHashOf(catJson: string, keyJson: string): number {
   return fnv1a(keyJson, fnv1a("\t", fnv1a(catJson)));

@@ -1,4 +1,4 @@
-import { identityHashOf, indexLine, KEY_ROW_ID_CHARS } from "./key-index.ts";
+import { identityHashOf, identityOffset, indexLine } from "./key-index.ts";
 import { pushLineEntry } from "./line-table.ts";
 
 interface Utf8Writable {
@@ -79,7 +79,7 @@ export class MemoryKeyIndex {
     const bucket = this.#buckets[b]!;
     const before = bucket.used;
     bucket.writeLine(indexLine(rowId, rowNumber, catJson, keyJson));
-    const identityAt = KEY_ROW_ID_CHARS + 2 + String(rowNumber).length;
+    const identityAt = identityOffset(String(rowNumber).length);
     pushLineEntry(this.#tables[b]!, hash, bucket.used - before, identityAt);
   }
 
