@@ -56,4 +56,37 @@ describe("key index lines", () => {
     const probe = Buffer.from('"c"\t"nope"');
     expect(table.find(probe, 0, probe.length, identityHash('"c"\t"nope"') | 0)).toBe(-1);
   });
+
+  it("answers every find the same with a miss filter as without: present, duplicate or absent", () => {
+    // One bucket's keys (they share the low bits of their hash), some twice, and absent ones of
+    // the same bucket to look up: the filter may only answer -1 for an identity not in the table.
+    const inBucket = (i: number, tag: string) => `"c${i % 7}"\t"${tag}${i}"`;
+    const present: string[] = [];
+    const absent: string[] = [];
+    for (let i = 0; present.length < 5000 || absent.length < 5000; i++) {
+      const id = inBucket(i, i % 2 === 0 ? "P" : "A");
+      if ((identityHash(id) & 15) !== 3) continue;
+      if (i % 2 === 0) present.push(id);
+      else absent.push(id);
+    }
+    const all = [...present, ...present.slice(0, 50)];
+    const lines = indexLines(
+      Buffer.from(all.map((id, i) => `${ROW_ID}\t${i + 2}\t${id}\n`).join("")),
+    );
+    const plain = new IdentityTable(lines);
+    const filtered = new IdentityTable(lines);
+    for (let k = 0; k < lines.count; k++) {
+      plain.add(k);
+      filtered.add(k);
+    }
+    filtered.addMissFilter((n) => new Int32Array(n));
+    const find = (t: IdentityTable, id: string) => {
+      const b = Buffer.from(id);
+      return t.find(b, 0, b.length, identityHash(id) | 0);
+    };
+    const answers = (t: IdentityTable) => [...present, ...absent].map((id) => find(t, id));
+    expect(answers(filtered)).toEqual(answers(plain));
+    expect(present.map((id) => find(filtered, id))).toEqual(present.map((_, k) => k));
+    expect(absent.every((id) => find(filtered, id) === -1)).toBe(true);
+  });
 });

@@ -19,6 +19,7 @@ export class BucketScratch {
   #table: Buffer = Buffer.alloc(0);
   #ints: Int32Array[] = [];
   #slots = new Int32Array(0);
+  #filter = new Int32Array(0);
   #state = new Uint8Array(0);
 
   /** The whole of a bucket file (an error if it is missing). */
@@ -75,6 +76,12 @@ export class BucketScratch {
   slots(size: number): Int32Array {
     if (this.#slots.length < size) this.#slots = new Int32Array(size);
     return this.#slots.subarray(0, size).fill(0);
+  }
+
+  /** `size` zeroed int32 words (an identity table's miss filter). */
+  filterWords(size: number): Int32Array {
+    if (this.#filter.length < size) this.#filter = new Int32Array(size);
+    return this.#filter.subarray(0, size).fill(0);
   }
 
   /** `count` zeroed bytes (the lines' states). */

@@ -165,8 +165,9 @@ function dropDuplicates(
  * Dedupes one new bucket in place (first occurrence wins; the file is rewritten without the
  * later ones); returns its lines, their table and which lines were duplicates. The lines are
  * located from the bucket's line table when the parse wrote one, else by reading the text.
+ * `diffed`: previous lines will be looked up in the table (it gets a miss filter for them).
  */
-function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
+function dedupeBucket(file: string, duplicates: DuplicateRow[], diffed: boolean) {
   const text = scratch.text(file);
   const written = scratch.table(lineTableOf(file));
   const lines =
@@ -174,6 +175,7 @@ function dedupeBucket(file: string, duplicates: DuplicateRow[]) {
   const table = new IdentityTable(lines, (n) => scratch.slots(n));
   const state = scratch.states(lines.count); // 1 = duplicate, 2 = matched in previous
   if (markDuplicates(table, state, lines.count) > 0) dropDuplicates(file, lines, state, duplicates);
+  if (diffed) table.addMissFilter((n) => scratch.filterWords(n));
   return { lines, table, state };
 }
 
@@ -254,7 +256,11 @@ export function runGroup(
   };
   for (const b of group.newBuckets) {
     const out = emptyBucketDiff(b);
-    const bucket = dedupeBucket(path.join(layout.dir, keyBucketName(b)), result.duplicates);
+    const bucket = dedupeBucket(
+      path.join(layout.dir, keyBucketName(b)),
+      result.duplicates,
+      (previous?.length ?? 0) > 0,
+    );
     const picks: Picks = { removed: [], changed: [], added: [] };
     for (let i = 0; i < (previous?.length ?? 0); i++) {
       const prev = linesOf(i);
