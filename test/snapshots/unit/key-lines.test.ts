@@ -3,6 +3,7 @@ import { identityHash } from "../../../src/pipelines/snapshots/stages/publish/ar
 import {
   IdentityTable,
   indexLines,
+  sameBytes,
 } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-lines.ts";
 
 const ROW_ID = "0123456789abcdef";
@@ -53,8 +54,8 @@ describe("key index lines", () => {
     const earlier = Array.from({ length: lines.count }, (_, k) => table.add(k));
     expect(earlier.slice(0, keys.length).every((j) => j === -1)).toBe(true);
     expect(earlier.slice(keys.length)).toEqual(keys.slice(0, 100).map((_, j) => j));
-    const probe = Buffer.from('"c"\t"nope"');
-    expect(table.find(probe, 0, probe.length, identityHash('"c"\t"nope"') | 0)).toBe(-1);
+    const probe = indexLines(Buffer.from(`${ROW_ID}\t2\t"c"\t"nope"\n`));
+    expect(table.find(probe, 0)).toBe(-1);
   });
 
   it("answers every find the same with a miss filter as without: present, duplicate or absent", () => {
@@ -80,13 +81,38 @@ describe("key index lines", () => {
       filtered.add(k);
     }
     filtered.addMissFilter((n) => new Int32Array(n));
-    const find = (t: IdentityTable, id: string) => {
-      const b = Buffer.from(id);
-      return t.find(b, 0, b.length, identityHash(id) | 0);
-    };
+    const find = (t: IdentityTable, id: string) =>
+      t.find(indexLines(Buffer.from(`${ROW_ID}\t2\t${id}\n`)), 0);
     const answers = (t: IdentityTable) => [...present, ...absent].map((id) => find(t, id));
     expect(answers(filtered)).toEqual(answers(plain));
     expect(present.map((id) => find(filtered, id))).toEqual(present.map((_, k) => k));
     expect(absent.every((id) => find(filtered, id) === -1)).toBe(true);
+  });
+
+  it("compares byte ranges as Buffer#equals does, at any offset and length, one byte apart or not", () => {
+    // Four bytes at a time then the rest: every length around a multiple of four, the same
+    // text at offsets of every alignment in two buckets, equal and differing in each position.
+    const x = "0123456789abcdefghijklmnopqrstuvwxyz";
+    const a = indexLines(Buffer.from(`${ROW_ID}\t2\t"c"\t"${x}"\n`));
+    const b = indexLines(Buffer.from(`${ROW_ID}\t2\t"cc"\t"ab${x}"\n`));
+    const ax = a.text.indexOf(x);
+    const bx = b.text.indexOf(x);
+    for (let len = 0; len <= 13; len++) {
+      for (let as = 0; as < 4; as++) {
+        for (let bs = 0; bs < 4; bs++) {
+          const truth = a.text
+            .subarray(ax + as, ax + as + len)
+            .equals(b.text.subarray(bx + bs, bx + bs + len));
+          expect(truth).toBe(len === 0 || as === bs);
+          expect(sameBytes(a, ax + as, ax + as + len, b, bx + bs, bx + bs + len)).toBe(truth);
+        }
+        for (let d = 0; d < len; d++) {
+          b.text[bx + as + d]! ^= 1;
+          expect(sameBytes(a, ax + as, ax + as + len, b, bx + as, bx + as + len)).toBe(false);
+          b.text[bx + as + d]! ^= 1;
+        }
+        expect(sameBytes(a, ax + as, ax + as + len, b, bx + as, bx + as + len + 1)).toBe(false);
+      }
+    }
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { keyBucketName } from "../../intake/layout/tree.ts";
 import { BucketScratch } from "./bucket-scratch.ts";
 import { describeIdentity, KEY_ROW_ID_CHARS, parseIndexLine } from "./key-index.ts";
-import { IdentityTable, type IndexLines, indexLines, sameRange } from "./key-lines.ts";
+import { IdentityTable, type IndexLines, indexLines, sameBytes } from "./key-lines.ts";
 import { linesFromTable, lineTableOf, tableOf } from "./line-table.ts";
 
 /** A key reported in samples. */
@@ -204,7 +204,7 @@ function diffAgainst(
   for (let j = 0; j < prev.count; j++) {
     const h = prev.hash[j]!;
     if (narrower && (h & (layout.buckets - 1)) !== b) continue;
-    const k = table.find(prev.text, prev.idStart[j]!, prev.idEnd[j]!, h);
+    const k = table.find(prev, j);
     if (k < 0) {
       if (out.removed++ < SAMPLES) picks.removed.push(j);
       continue;
@@ -213,7 +213,7 @@ function diffAgainst(
     // Same row_id prefix (the part before the first tab) = same payload.
     const ks = lines.start[k]!;
     const js = prev.start[j]!;
-    if (sameRange(lines.text, ks, ks + KEY_ROW_ID_CHARS, prev.text, js, js + KEY_ROW_ID_CHARS)) {
+    if (sameBytes(lines, ks, ks + KEY_ROW_ID_CHARS, prev, js, js + KEY_ROW_ID_CHARS)) {
       out.unchanged++;
     } else if (out.changed++ < SAMPLES) {
       picks.changed.push(k);

@@ -14,7 +14,7 @@ import { closeSync, openSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { endianness } from "node:os";
 import { KEY_ROW_ID_CHARS } from "./key-index.ts";
-import type { IndexLines, LineArrays } from "./key-lines.ts";
+import { type IndexLines, type LineArrays, viewOf } from "./key-lines.ts";
 
 /** Bytes per line in a table. */
 const ENTRY_BYTES = 8;
@@ -133,7 +133,7 @@ export function linesFromTable(
     pos = end + 1;
   }
   if (pos !== len) return undefined;
-  return { text, count, start, idStart, idEnd, hash };
+  return { text, view: viewOf(text), count, start, idStart, idEnd, hash };
 }
 
 /**
