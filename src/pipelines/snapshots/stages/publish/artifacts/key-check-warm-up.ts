@@ -1,8 +1,9 @@
 /**
  * Type feedback for the key check before its first real bucket: a tiny key index (a few lines,
- * in a temp folder) run through runGroup every way a thread runs it — a new bucket with and
- * without its line table, a duplicate, a previous bucket as a local file with and without its
- * table and as bytes, keys added, removed, changed and unchanged.
+ * in a folder of its own inside the run's key index folder) run through runGroup every way a
+ * thread runs it — a new bucket with and without its line table, a duplicate, a previous bucket
+ * as a local file with and without its table and as bytes, keys added, removed, changed and
+ * unchanged.
  *
  * Why: V8 optimizes a hot loop while it runs (on-stack replacement) from the types it has seen
  * so far, and code after the loop that no line has reached yet has none. On the 1M bench file
@@ -11,7 +12,6 @@
  * these few dozen lines cost a few milliseconds; they are never optimized, only observed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { keyBucketName } from "../../intake/layout/tree.ts";
 import { type GroupLayout, runGroup } from "./key-diff-group.ts";
@@ -39,14 +39,17 @@ let warmed = false;
 
 /**
  * Runs the warm-up once per thread (later calls return at once); true when this call ran it.
- * Never throws; its temp folder is gone when it returns.
+ * Never throws. Its files go in a new folder inside `keysDir` (the run's key index folder),
+ * gone when it returns. A thread stopped in the middle (the check failed on the other thread,
+ * and the run stops both) leaves them there with the run's other work files, never in the
+ * machine's temp folder.
  */
-export function warmUpKeyCheck(): boolean {
+export function warmUpKeyCheck(keysDir: string): boolean {
   if (warmed) return false;
   warmed = true;
   let dir: string | undefined;
   try {
-    dir = mkdtempSync(path.join(tmpdir(), "tidemark-key-warm-up-"));
+    dir = mkdtempSync(path.join(keysDir, "warm-up-"));
     const cat = '"c"';
     // Keys 0-7 unchanged, 8-15 changed, 16-23 added (16 twice), 24-31 removed: some lines, as
     // V8 keeps no type feedback for a function until it has run a while.
