@@ -46,7 +46,7 @@ const BATCH_SIZE = num("--batch-size", 200);
 const RPS = num("--rps", 1_000_000);
 const RATE_SECONDS = num("--rate-seconds", 60);
 /** The API's answer time in the latency scenario (0 skips it). */
-const LATENCY_MS = num("--latency-ms", 2);
+const LATENCY_MS = num("--latency-ms", 2, 0);
 
 const work = mkdtempSync(path.join(tmpdir(), "tidemark-bench-rakuten-"));
 const fmt = (n: number) => Math.round(n).toLocaleString("en");

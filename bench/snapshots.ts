@@ -40,7 +40,7 @@ const ROWS = num("--rows", 1_000_000);
  * both alike; medians are reported.
  */
 const REPEAT = num("--repeat", 5);
-const XLSX_ROWS = num("--xlsx-rows", 200_000);
+const XLSX_ROWS = num("--xlsx-rows", 200_000, 14);
 
 const CSV_CONFIG = `min_fact_count: 1
 max_bad_ratio: 0.10

@@ -5,7 +5,16 @@
 export interface BenchArgs {
   flag(name: string): boolean;
   opt(name: string, fallback: string): string;
-  num(name: string, fallback: number): number;
+  /** A whole number ≥ `min` (default 1); anything else ends the process with a one-line error. */
+  num(name: string, fallback: number, min?: number): number;
+}
+
+/** Why `text` is no value for `--name` (a whole number ≥ min), or undefined when it is one. */
+export function numberProblem(name: string, text: string | undefined, min: number) {
+  const value = Number(text);
+  if (text !== undefined && text.trim() !== "" && Number.isInteger(value) && value >= min)
+    return undefined;
+  return `${name}: expected a whole number >= ${min}, got ${text === undefined ? "nothing" : JSON.stringify(text)}`;
 }
 
 export function benchArgs(argv: readonly string[] = process.argv.slice(2)): BenchArgs {
@@ -16,7 +25,15 @@ export function benchArgs(argv: readonly string[] = process.argv.slice(2)): Benc
   return {
     flag: (name) => argv.includes(name),
     opt: (name, fallback) => after(name) ?? fallback,
-    num: (name, fallback) => (argv.includes(name) ? Number(after(name)) : fallback),
+    num: (name, fallback, min = 1) => {
+      if (!argv.includes(name)) return fallback;
+      const problem = numberProblem(name, after(name), min);
+      if (problem) {
+        console.error(problem);
+        process.exit(2);
+      }
+      return Number(after(name));
+    },
   };
 }
 
