@@ -28,6 +28,15 @@ import {
   writeXlsxFile,
 } from "../src/pipelines/snapshots/fake/supplier-files.ts";
 import { checkDigests, type Digests, runDigests } from "./snapshots-outputs.ts";
+import {
+  type CsvRuns,
+  csvSummary,
+  type Duck,
+  type Ingestion,
+  secs,
+  tenMillionSummary,
+  xlsxSummary,
+} from "./snapshots-summary.ts";
 import { duckdbTransform, rowIdOf, writeConfig } from "./snapshots-support.ts";
 import { xlsxFloor } from "./snapshots-xlsx-floor.ts";
 import { benchArgs } from "./support/argv.ts";
@@ -62,18 +71,6 @@ const XLSX_CONFIG = CSV_CONFIG.replace("format: csv", "format: xlsx").replace(
 
 const work = mkdtempSync(path.join(tmpdir(), "tidemark-bench-snapshots-"));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-interface Ingestion {
-  label: string;
-  rows: number;
-  run: ChildRun;
-  engineMs: number;
-  timing: Record<string, number> | undefined;
-  status: string;
-  /** The run's folder (runs/<run_id>). */
-  runDir: string;
-}
 
 /**
  * Runs `tidemark snapshots run <supplier> --json` in a fresh process on a data dir. The data
@@ -126,22 +123,6 @@ function dataDirWith(name: string, supplier: string, config: string, file: strin
   mkdirSync(inbox, { recursive: true });
   linkSync(file, path.join(inbox, path.basename(file)));
   return dataDir;
-}
-
-type Duck = Awaited<ReturnType<typeof duckdbTransform>>;
-
-const median = <T>(xs: T[], key: (x: T) => number): T =>
-  [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
-const sortedRatios = (xs: number[]) => xs.sort((a, b) => a - b).map((r) => r.toFixed(2));
-
-/** The 1M CSV workloads, each repetition in a fresh data dir. */
-interface CsvRuns {
-  firsts: Ingestion[];
-  ducks: Duck[];
-  /** The second file diffed against each repetition's 1M state, right after it. */
-  diffs: Ingestion[];
-  /** The last repetition's data dir (kept for the row-id check). */
-  dataDir: string;
 }
 
 /**
@@ -246,41 +227,6 @@ async function xlsxRuns(
   return { xs, floors };
 }
 
-const ok = (good: boolean) => (good ? "OK" : "OVER");
-
-/**
- * The 1M CSV lines of the summary: against DuckDB, and the diff run against the first. Returns
- * the 1M runs' median peak RSS (the median of the figure itself, not the RSS of the run of
- * median time: one run's RSS moves by ±10 MB with when its collections fall).
- */
-function csvSummary(r: CsvRuns): number {
-  const first = median(r.firsts, (f) => f.run.wallMs);
-  const rss = median(r.firsts, (f) => f.run.peakRssMb).run.peakRssMb;
-  const rssRuns = r.firsts.map((f) => f.run.peakRssMb).sort((a, b) => a - b);
-  const duck = median(r.ducks, (d) => d.processMs);
-  const duckQuery = median(r.ducks, (d) => d.queryMs).queryMs;
-  const ratio = first.run.wallMs / duck.processMs;
-  console.log(
-    `  1M CSV: ${secs(first.run.wallMs)} wall incl. process start (${secs(first.engineMs)} in the ingestion phases), ${Math.round(ROWS / (first.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${rss.toFixed(0)} MB (runs ${rssRuns[0]!.toFixed(0)}–${rssRuns.at(-1)!.toFixed(0)}; target <= 300 in every run: ${ok(rssRuns.at(-1)! <= 300)})`,
-  );
-  console.log(
-    `  DuckDB: ${secs(duck.processMs)} wall incl. process start (${secs(duckQuery)} the query); ratio Tidemark/DuckDB ${ratio.toFixed(2)} process to process (target <= 1.0: ${ok(ratio <= 1.0)}), ${(first.engineMs / duckQuery).toFixed(2)} ingestion phases to query`,
-  );
-  const pairs = sortedRatios(r.firsts.map((f, i) => f.run.wallMs / r.ducks[i]!.processMs));
-  console.log(`  pair ratios (wall): ${pairs.join(" ")}`);
-  // CPU time (all threads) moves far less with the neighbours' load than wall time does.
-  const cpu = sortedRatios(r.firsts.map((f, i) => f.run.cpuMs / r.ducks[i]!.cpuMs));
-  console.log(
-    `  CPU: Tidemark ${secs(median(r.firsts, (f) => f.run.cpuMs).run.cpuMs)}, DuckDB ${secs(median(r.ducks, (d) => d.cpuMs).cpuMs)}; pair ratios ${cpu.join(" ")} (median ${cpu[Math.floor(cpu.length / 2)]})`,
-  );
-  const diff = median(r.diffs, (d) => d.run.wallMs);
-  const diffPairs = sortedRatios(r.diffs.map((d, i) => d.run.wallMs / r.firsts[i]!.run.wallMs));
-  console.log(
-    `  1M CSV, second run with diff: ${secs(diff.run.wallMs)}, CPU ${secs(median(r.diffs, (d) => d.run.cpuMs).run.cpuMs)}, peak RSS ${diff.run.peakRssMb.toFixed(0)} MB; pair ratios to the first run ${diffPairs.join(" ")} (target no slower than the first: ${ok(diff.run.wallMs <= first.run.wallMs)})`,
-  );
-  return rss;
-}
-
 async function main(): Promise<void> {
   console.log(`Snapshots benchmark in ${work}`);
   let t = performance.now();
@@ -313,23 +259,11 @@ async function main(): Promise<void> {
 
   console.log("\nSummary");
   console.log(`  (medians of ${REPEAT} interleaved runs)`);
-  const oneMillionRss = csvSummary(csvs);
-  if (big) {
-    const growth = big.ten.run.peakRssMb / oneMillionRss - 1;
-    const tenRatio = big.ten.run.wallMs / big.duck.processMs;
-    console.log(
-      `  10M CSV: ${secs(big.ten.run.wallMs)}, ${Math.round((ROWS * 10) / (big.ten.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${big.ten.run.peakRssMb.toFixed(0)} MB (${(growth * 100).toFixed(1)}% vs the 1M runs' median; target within 10%: ${ok(Math.abs(growth) <= 0.1)}); DuckDB ${secs(big.duck.processMs)}, ratio ${tenRatio.toFixed(2)} (target <= 1.0: ${ok(tenRatio <= 1.0)})`,
-    );
-  } else {
+  const oneMillionRss = csvSummary(csvs, ROWS);
+  if (big) tenMillionSummary(big, oneMillionRss, ROWS);
+  else
     console.log("  10M CSV: skipped (run with --10m; takes a few minutes and ~2 GB of temp disk)");
-  }
-  const x = median(xs, (r) => r.run.wallMs);
-  const floor = median(floors, (f) => f.wallMs);
-  const xRatio = x.run.wallMs / floor.wallMs;
-  const xPairs = sortedRatios(xs.map((r, i) => r.run.wallMs / floors[i]!.wallMs));
-  console.log(
-    `  XLSX 14 sheets: ${secs(x.run.wallMs)}, ${Math.round(XLSX_ROWS / (x.run.wallMs / 1000)).toLocaleString("en")} rows/s, peak RSS ${x.run.peakRssMb.toFixed(0)} MB (target <= 300: ${ok(x.run.peakRssMb <= 300)}); floor ${secs(floor.wallMs)} (${floor.peakRssMb.toFixed(0)} MB), ratio ${xRatio.toFixed(2)} (target <= 1.3: ${ok(xRatio <= 1.3)}), pair ratios ${xPairs.join(" ")}; CPU ${secs(x.run.cpuMs)} against ${secs(floor.cpuMs)}, ${(x.run.cpuMs / floor.cpuMs).toFixed(2)}`,
-  );
+  xlsxSummary(xs, floors, XLSX_ROWS);
   const check = checkDigests(
     digests,
     { rows: ROWS, xlsxRows: XLSX_ROWS },
