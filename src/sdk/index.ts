@@ -85,6 +85,8 @@ export type {
 export type { EnvOverride, EnvOverrideKind } from "../infra/config/env-overrides.ts";
 export type { Config } from "../infra/config/load-config.ts";
 export type { PipelineSettingsSpec, SettingsBase } from "../infra/config/pipeline-settings.ts";
+/** A scope's migrations named up front, each module loaded when it runs. */
+export { lazyMigrations, type MigrationLoader } from "../infra/db/lazy-migrations.ts";
 export type { MigrationScope } from "../infra/db/migrator.ts";
 export type { Database } from "../infra/db/open-database.ts";
 export type { Logger } from "../infra/logging/logger.ts";

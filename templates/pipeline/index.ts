@@ -3,7 +3,7 @@
  * unchanged ones skipped through a ledger. This module is the definition only, cheap to import
  * (zod and tidemark's contract): jobs, the fake, the demo and the panel load on first use.
  */
-import { defineJobType, definePipeline } from "tidemark";
+import { defineJobType, definePipeline, lazyMigrations } from "tidemark";
 import { syncExample, syncParams } from "./params.ts";
 import { starterKitSettings } from "./settings.ts";
 
@@ -26,8 +26,8 @@ export const starterKitPipeline = definePipeline({
   description: "records of the Starter Kit API, synced incrementally with a cursor and a ledger",
   jobTypes: [starterKitSyncJobType],
   settings: starterKitSettings,
-  migrations: async () => ({
-    "0001-starter-kit": await import("./migrations/0001-starter-kit.ts"),
+  migrations: lazyMigrations({
+    "0001-starter-kit": () => import("./migrations/0001-starter-kit.ts"),
   }),
   panel: {
     title: "Starter Kit",

@@ -3,7 +3,7 @@
  * quota, upserted, selected and mailed as a digest. This module is the definition only (cheap
  * to import); jobs, commands, the fake and the demo load their implementation on first use.
  */
-import { defineJobType, definePipeline } from "tidemark";
+import { defineJobType, definePipeline, lazyMigrations } from "tidemark";
 import { booksCommands } from "./commands.ts";
 import { booksRunExample, booksRunParams } from "./params.ts";
 import { booksSettings } from "./settings.ts";
@@ -27,7 +27,7 @@ export const booksPipeline = definePipeline({
   description: "Google Books collection with a persistent cursor, mailed as a book digest",
   jobTypes: [booksRunJobType],
   settings: booksSettings,
-  migrations: async () => ({ "0001-books": await import("./migrations/0001-books.ts") }),
+  migrations: lazyMigrations({ "0001-books": () => import("./migrations/0001-books.ts") }),
   commandGroups: [
     { path: ["books"], description: "books jobs run from the command line" },
     {

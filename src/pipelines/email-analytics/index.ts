@@ -4,7 +4,7 @@
  * aggregated. This module is the definition only (cheap to import): jobs, commands, metrics, the
  * fake and the demo load their implementation on first use.
  */
-import { defineJobType, definePipeline } from "tidemark";
+import { defineJobType, definePipeline, lazyMigrations } from "tidemark";
 import { emailAnalyticsCommandGroups, emailAnalyticsCommands } from "./commands.ts";
 import {
   emailAnalyticsFetchExample,
@@ -51,9 +51,9 @@ export const emailAnalyticsPipeline = definePipeline({
   description: "Mailgun events by watermark into Ghost's recipients, email and member stats",
   jobTypes: [emailAnalyticsFetchJobType],
   settings: emailAnalyticsSettings,
-  migrations: async () => ({
-    "0001-email-analytics": await import("./migrations/0001-email-analytics.ts"),
-    "0002-pending-stats": await import("./migrations/0002-pending-stats.ts"),
+  migrations: lazyMigrations({
+    "0001-email-analytics": () => import("./migrations/0001-email-analytics.ts"),
+    "0002-pending-stats": () => import("./migrations/0002-pending-stats.ts"),
   }),
   commandGroups: emailAnalyticsCommandGroups,
   commands: emailAnalyticsCommands,

@@ -5,7 +5,7 @@
  * show the listings, the cheapest ones and the sold-price trend. This module is the
  * definition only (cheap to import); the rest loads on first use.
  */
-import { defineJobType, definePipeline } from "tidemark";
+import { defineJobType, definePipeline, lazyMigrations } from "tidemark";
 import { mercariCommands } from "./commands.ts";
 import { mercariCrawlExample, mercariCrawlParams } from "./params.ts";
 import { crawlQueueHandler } from "./queue/handlers.ts";
@@ -34,9 +34,9 @@ export const mercariPipeline = definePipeline({
   jobTypes: [mercariCrawlJobType],
   settings: mercariSettings,
   queueHandlers: [crawlQueueHandler],
-  migrations: async () => ({
-    "0001-mercari": await import("./migrations/0001-mercari.ts"),
-    "0002-found-setting": await import("./migrations/0002-found-setting.ts"),
+  migrations: lazyMigrations({
+    "0001-mercari": () => import("./migrations/0001-mercari.ts"),
+    "0002-found-setting": () => import("./migrations/0002-found-setting.ts"),
   }),
   commandGroups: [
     {

@@ -4,7 +4,7 @@
  * update, and item embeddings. This module is the definition only (cheap to import); jobs,
  * commands, the fake and the demo load their implementation on first use.
  */
-import { definePipeline } from "tidemark";
+import { definePipeline, lazyMigrations } from "tidemark";
 import { rakutenCommandGroups, rakutenCommands } from "./commands.ts";
 import { rakutenJobType } from "./jobs/job-type.ts";
 import {
@@ -126,12 +126,11 @@ export const rakutenPipeline = definePipeline({
     embeddingJobType,
   ],
   settings: rakutenSettings,
-  migrations: async () => ({
-    "0001-rakuten": await import("./migrations/0001-rakuten.ts"),
-    "0002-item-applied-sig": await import("./migrations/0002-item-applied-sig.ts"),
-    "0003-embedding-applied-version": await import(
-      "./migrations/0003-embedding-applied-version.ts"
-    ),
+  migrations: lazyMigrations({
+    "0001-rakuten": () => import("./migrations/0001-rakuten.ts"),
+    "0002-item-applied-sig": () => import("./migrations/0002-item-applied-sig.ts"),
+    "0003-embedding-applied-version": () =>
+      import("./migrations/0003-embedding-applied-version.ts"),
   }),
   commandGroups: rakutenCommandGroups,
   commands: rakutenCommands,

@@ -3,7 +3,7 @@
  * (CSV/XLSX) from an inbox into an immutable, atomically published per-supplier state.
  * This module stays light (zod + definition helpers): every implementation loads on first use.
  */
-import { defineJobType, definePipeline } from "tidemark";
+import { defineJobType, definePipeline, lazyMigrations } from "tidemark";
 import { snapshotsCommands } from "./commands.ts";
 import { ingestParams, supplierLeaseKey } from "./params.ts";
 import { type SnapshotSettings, snapshotsSettings } from "./settings.ts";
@@ -34,8 +34,8 @@ export const snapshotsPipeline = definePipeline({
     "supplier full-snapshot files (CSV, XLSX) → checked, immutable, atomically published state",
   jobTypes: [ingestJobType],
   settings: snapshotsSettings,
-  migrations: async () => ({
-    "0001-snapshots": await import("./migrations/0001-snapshots.ts"),
+  migrations: lazyMigrations({
+    "0001-snapshots": () => import("./migrations/0001-snapshots.ts"),
   }),
   async metrics(register, services) {
     const [{ registerSnapshotsMetrics }, { snapshotsStatus }] = await Promise.all([

@@ -1,3 +1,4 @@
+import { lazyMigrations } from "../../infra/db/lazy-migrations.ts";
 import type { MigrationScope } from "../../infra/db/migrator.ts";
 
 /**
@@ -6,7 +7,7 @@ import type { MigrationScope } from "../../infra/db/migrator.ts";
  */
 export const serverMigrations: MigrationScope = {
   name: "server",
-  migrations: async () => ({
-    "0001-ui-sign-in": await import("./0001-ui-sign-in.ts"),
+  migrations: lazyMigrations({
+    "0001-ui-sign-in": () => import("./0001-ui-sign-in.ts"),
   }),
 };
