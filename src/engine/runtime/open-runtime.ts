@@ -39,7 +39,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     }
     const blobs = await openBlobStore(config.blobs);
     const events = new RunEvents(logger);
-    const notifier = startFailureWebhook(config, events, logger);
+    const notifier = await startFailureWebhook(config, events, logger);
     return {
       config,
       db,
