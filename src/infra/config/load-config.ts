@@ -193,7 +193,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     envOverrides,
     sources,
   );
-  const parsed = configSchema.safeParse(input);
+  // Parsed once per process: zod's compiled fast path (generated and compiled at a schema's
+  // first parse) would cost more than it saves.
+  const parsed = configSchema.safeParse(input, { jitless: true });
   if (!parsed.success) {
     throw new ConfigError(formatZodIssues(where, parsed.error, input, sources, configSchema));
   }

@@ -47,7 +47,8 @@ export function resolvePipelineSettings<T>(
       ? { pipelines: { [name]: section } }
       : applyEnvOverrides({ pipelines: { [name]: section } }, env, table, sources);
   const wrapper = z.object({ pipelines: z.object({ [name]: spec.schema }) });
-  const parsed = wrapper.safeParse(input);
+  // A new schema each call, parsed once: no compiled fast path (see loadConfig).
+  const parsed = wrapper.safeParse(input, { jitless: true });
   if (!parsed.success) {
     throw new ConfigError(formatZodIssues(where, parsed.error, input, sources, wrapper));
   }

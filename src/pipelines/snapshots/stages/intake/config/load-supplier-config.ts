@@ -39,7 +39,8 @@ export function loadSupplierConfig(configDir: string, supplier: string): Supplie
       file,
     };
   }
-  const parsed = supplierConfigSchema.safeParse(raw);
+  // Parsed once per run: zod's compiled fast path would cost more than it saves.
+  const parsed = supplierConfigSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) {
     return {
       ok: false,
