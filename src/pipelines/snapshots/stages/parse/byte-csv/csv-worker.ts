@@ -11,10 +11,14 @@ import { parentPort } from "node:worker_threads";
 import { answerGroup, type GroupTask } from "../../publish/artifacts/key-diff-task.ts";
 import { writeAllSync } from "../../publish/artifacts/line-sink.ts";
 import type { RowEmitter } from "../../quality/emit/row-emitter.ts";
+import { detachEarly } from "../detach-early.ts";
 import { CsvSyntaxError } from "../extract/csv-records.ts";
 import { EncodingError } from "../input/text-decoder.ts";
 import { type BatchOutput, type BatchSetup, CsvBatchProcessor } from "./csv-batch.ts";
 import { type DirectFacts, DirectFactsWriter } from "./direct-facts.ts";
+
+// Each batch's buffer goes back by transfer (see detach-early.ts).
+detachEarly();
 
 /** Sent once, before any batch. */
 export interface WorkerInit extends BatchSetup {
