@@ -14,6 +14,7 @@ import type { RowEmitter } from "../../quality/emit/row-emitter.ts";
 import type { CompiledSchema, HeaderMap } from "../../quality/emit/schema.ts";
 import { isProblem, parseString } from "../../quality/emit/value-parsers.ts";
 import { type ByteRecord, ESCAPED } from "./csv-bytes.ts";
+import { copyRowIds, type WaitingIds } from "./row-ids/copy-row-ids.ts";
 import { MAX_BATCHED_PAYLOAD, type RowIdBatch } from "./row-ids/row-id-batch.ts";
 import { writeValue } from "./write-value.ts";
 
@@ -69,7 +70,7 @@ export class ByteRowEmitter {
   /** Whether the last line's row id waits in `ids` (then so does its key line's). */
   #deferred = false;
   /** Key lines whose row id is not written yet: bucket, where in it, where the fact's id is. */
-  readonly #waiting: { count: number; bucket: Int32Array; at: Int32Array; idAt: Int32Array };
+  readonly #waiting: WaitingIds;
 
   constructor(
     private readonly schema: CompiledSchema,
@@ -240,16 +241,10 @@ export class ByteRowEmitter {
     if (w.count === 0) return;
     // Four bytes at a time through DataViews: a byte loop cost ~3x as much per line.
     const view = (b: Buffer) => new DataView(b.buffer, b.byteOffset, b.length);
-    const facts = view(this.facts.buf);
     const buckets = Array.from({ length: this.keys.buckets }, (_, b) =>
       view(this.keys.bucket(b).buf),
     );
-    for (let i = 0; i < w.count; i++) {
-      const from = w.idAt[i]!;
-      const to = w.at[i]!;
-      const k = buckets[w.bucket[i]!]!;
-      for (let j = 0; j < KEY_ROW_ID_CHARS; j += 4) k.setInt32(to + j, facts.getInt32(from + j));
-    }
+    copyRowIds(w, view(this.facts.buf), buckets);
     w.count = 0;
   }
 
