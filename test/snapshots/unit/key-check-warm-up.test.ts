@@ -1,45 +1,47 @@
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { warmUpKeyCheck } from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-check-warm-up.ts";
+import { describe, expect, it, vi } from "vitest";
+import {
+  warmUpKeyCheck,
+  warmUpRuns,
+} from "../../../src/pipelines/snapshots/stages/publish/artifacts/key-check-warm-up.ts";
 
-// Every path the warm-up creates or writes, seen through node:fs.
+// Every way the warm-up could reach the disk, seen through node:fs.
 vi.mock("node:fs", async (original) => {
   const real = await original<typeof import("node:fs")>();
   return {
     ...real,
     mkdtempSync: vi.fn(real.mkdtempSync),
+    openSync: vi.fn(real.openSync),
     writeFileSync: vi.fn(real.writeFileSync),
   };
 });
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
 describe("key check warm-up", () => {
-  it("runs once per thread, writing only inside the key index folder it is given, which it leaves as it was", () => {
-    const keysDir = fs.mkdtempSync(path.join(tmpdir(), "tm-warm-keys-"));
-    dirs.push(keysDir);
-    const bucket = path.join(keysDir, "0000.tsv");
-    fs.writeFileSync(bucket, '0123456789abcdef\t2\t\t"A"\n');
-    vi.mocked(fs.mkdtempSync).mockClear();
-    vi.mocked(fs.writeFileSync).mockClear();
+  it("runs once per thread and touches no file (a thread runs it as it starts, before it knows the run's folders)", () => {
+    for (const fn of [fs.mkdtempSync, fs.openSync, fs.writeFileSync]) vi.mocked(fn).mockClear();
 
-    expect(warmUpKeyCheck(keysDir)).toBe(true);
+    expect(warmUpKeyCheck()).toBe(true);
+    expect(warmUpKeyCheck()).toBe(false);
 
-    // A thread stopped mid-warm-up (the check failed on another thread) leaves its files where
-    // the run's own are, never in the machine's temp folder.
-    const created = vi.mocked(fs.mkdtempSync).mock.calls.map(([prefix]) => String(prefix));
-    const written = vi.mocked(fs.writeFileSync).mock.calls.map(([file]) => String(file));
-    expect(created).toHaveLength(1);
-    expect(written.length).toBeGreaterThan(0);
-    for (const p of [...created, ...written])
-      expect(p.startsWith(`${keysDir}${path.sep}`)).toBe(true);
-    expect(fs.readdirSync(keysDir)).toEqual(["0000.tsv"]);
-    expect(fs.readFileSync(bucket, "utf8")).toBe('0123456789abcdef\t2\t\t"A"\n');
-    expect(warmUpKeyCheck(keysDir)).toBe(false);
+    for (const fn of [fs.mkdtempSync, fs.openSync, fs.writeFileSync])
+      expect(vi.mocked(fn)).not.toHaveBeenCalled();
+  });
+
+  it("takes every path of the check: a previous bucket as a file, as bytes, none; keys added, removed, changed, unchanged; a duplicate; with line tables and without", () => {
+    const results = warmUpRuns();
+    expect(results).toHaveLength(6);
+    const figures = results.map(({ buckets: [b] }) => [
+      b!.added,
+      b!.removed,
+      b!.changed,
+      b!.unchanged,
+    ]);
+    // Runs against a previous bucket (a file, then bytes), then without one; twice (tables, none).
+    const diffed = [8, 8, 8, 8];
+    const first = [24, 0, 0, 0];
+    expect(figures).toEqual([diffed, diffed, first, diffed, diffed, first]);
+    for (const r of results)
+      expect(r.duplicates).toEqual([{ rowNumber: 26, identity: '"c"\t"k16"' }]);
+    expect(results.map((r) => r.buckets[0]!.samples.removed.length)).toEqual([8, 8, 0, 8, 8, 0]);
   });
 });

@@ -14,13 +14,53 @@ function atLeast(buf: Buffer, n: number): Buffer {
   return buf.length >= n ? buf : Buffer.allocUnsafeSlow(Math.max(n, Math.ceil(buf.length * 1.5)));
 }
 
+/**
+ * Reads the whole of a file into the buffer `into(size)` gives; returns the bytes read (a view
+ * on that buffer), or undefined when the file does not exist and `optional` is set.
+ */
+export type ReadWhole = (
+  file: string,
+  optional: boolean,
+  into: (size: number) => Buffer,
+) => Buffer | undefined;
+
+/** ReadWhole from the disk. */
+export const readFromDisk: ReadWhole = (file, optional, into) => {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (err) {
+    if (optional && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buf = into(size);
+    let n = 0;
+    while (n < size) {
+      const got = readSync(fd, buf, n, size - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+};
+
 export class BucketScratch {
+  readonly #readWhole: ReadWhole;
   #text: Buffer = Buffer.alloc(0);
   #table: Buffer = Buffer.alloc(0);
   #ints: Int32Array[] = [];
   #slots = new Int32Array(0);
   #filter = new Int32Array(0);
   #state = new Uint8Array(0);
+
+  /** `readWhole`: where the files come from (the disk, unless the key check's warm-up). */
+  constructor(readWhole: ReadWhole = readFromDisk) {
+    this.#readWhole = readWhole;
+  }
 
   /** The whole of a bucket file (an error if it is missing). */
   text(file: string): Buffer {
@@ -38,28 +78,12 @@ export class BucketScratch {
   }
 
   #read(file: string, table: boolean, optional: boolean): Buffer | undefined {
-    let fd: number;
-    try {
-      fd = openSync(file, "r");
-    } catch (err) {
-      if (optional && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw err;
-    }
-    try {
-      const size = fstatSync(fd).size;
+    return this.#readWhole(file, optional, (size) => {
       const buf = atLeast(table ? this.#table : this.#text, size);
       if (table) this.#table = buf;
       else this.#text = buf;
-      let n = 0;
-      while (n < size) {
-        const got = readSync(fd, buf, n, size - n, n);
-        if (got === 0) break;
-        n += got;
-      }
-      return buf.subarray(0, n);
-    } finally {
-      closeSync(fd);
-    }
+      return buf;
+    });
   }
 
   /** Four int32 arrays of `count` elements (a line's start, identity start and end, hash). */

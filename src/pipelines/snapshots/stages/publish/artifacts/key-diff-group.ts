@@ -104,16 +104,30 @@ function sample(list: KeySample[], l: IndexLines, k: number): void {
   list.push(describeIdentity(l.text.toString("utf8", l.idStart[k]!, l.idEnd[k]!)));
 }
 
-/** This thread's memory for the new buckets, reused from one to the next. */
-const scratch = new BucketScratch();
-/** And for the previous buckets read from local files. */
-const previousScratch = new BucketScratch();
+/**
+ * Where a group's files are read (into memory reused from one bucket to the next) and written:
+ * the disk, unless the key check's warm-up runs it on files of its own in memory.
+ */
+export interface GroupFiles {
+  /** For the new buckets. */
+  scratch: BucketScratch;
+  /** For the previous buckets read from local files. */
+  previousScratch: BucketScratch;
+  write(file: string, data: Uint8Array): void;
+}
+
+/** This thread's: the disk. */
+const onDisk: GroupFiles = {
+  scratch: new BucketScratch(),
+  previousScratch: new BucketScratch(),
+  write: (file, data) => writeFileSync(file, data),
+};
 
 /**
  * The lines of a previous bucket: located from its published line table when there is one
  * that fits its text, else by reading (and hashing) the text.
  */
-function previousLines(bucket: PreviousBucket): IndexLines {
+function previousLines(bucket: PreviousBucket, { previousScratch }: GroupFiles): IndexLines {
   if (typeof bucket === "string") {
     const text = previousScratch.optionalText(bucket) ?? Buffer.alloc(0);
     const arrays = (n: number) => previousScratch.lineArrays(n);
@@ -141,6 +155,7 @@ function dropDuplicates(
   lines: IndexLines,
   state: Uint8Array,
   duplicates: DuplicateRow[],
+  write: GroupFiles["write"],
 ) {
   const kept: Buffer[] = [];
   for (let k = 0; k < lines.count; k++) {
@@ -154,8 +169,8 @@ function dropDuplicates(
       identity: lines.text.toString("utf8", lines.idStart[k]!, lines.idEnd[k]!),
     });
   }
-  writeFileSync(file, Buffer.concat(kept));
-  writeFileSync(
+  write(file, Buffer.concat(kept));
+  write(
     lineTableOf(file),
     tableOf(lines, (k) => state[k] !== 1),
   );
@@ -167,14 +182,20 @@ function dropDuplicates(
  * located from the bucket's line table when the parse wrote one, else by reading the text.
  * `diffed`: previous lines will be looked up in the table (it gets a miss filter for them).
  */
-function dedupeBucket(file: string, duplicates: DuplicateRow[], diffed: boolean) {
+function dedupeBucket(
+  file: string,
+  duplicates: DuplicateRow[],
+  diffed: boolean,
+  { scratch, write }: GroupFiles,
+) {
   const text = scratch.text(file);
   const written = scratch.table(lineTableOf(file));
   const lines =
     (written && linesFromTable(text, written, (n) => scratch.lineArrays(n))) ?? indexLines(text);
   const table = new IdentityTable(lines, (n) => scratch.slots(n));
   const state = scratch.states(lines.count); // 1 = duplicate, 2 = matched in previous
-  if (markDuplicates(table, state, lines.count) > 0) dropDuplicates(file, lines, state, duplicates);
+  if (markDuplicates(table, state, lines.count) > 0)
+    dropDuplicates(file, lines, state, duplicates, write);
   if (diffed) table.addMissFilter((n) => scratch.filterWords(n));
   return { lines, table, state };
 }
@@ -242,6 +263,7 @@ export function runGroup(
   layout: GroupLayout,
   group: BucketGroup,
   previous: readonly PreviousBucket[] | undefined,
+  files: GroupFiles = onDisk,
 ): GroupResult {
   const result: GroupResult = { buckets: [], duplicates: [] };
   // Several new buckets share one previous bucket (index it once: groupsOf gives such a group
@@ -250,7 +272,7 @@ export function runGroup(
   const shared = group.newBuckets.length > 1;
   const cache: Array<IndexLines | undefined> = [];
   const linesOf = (i: number) => {
-    const lines = cache[i] ?? previousLines(previous?.[i]);
+    const lines = cache[i] ?? previousLines(previous?.[i], files);
     if (shared) cache[i] = lines;
     return lines;
   };
@@ -260,6 +282,7 @@ export function runGroup(
       path.join(layout.dir, keyBucketName(b)),
       result.duplicates,
       (previous?.length ?? 0) > 0,
+      files,
     );
     const picks: Picks = { removed: [], changed: [], added: [] };
     for (let i = 0; i < (previous?.length ?? 0); i++) {

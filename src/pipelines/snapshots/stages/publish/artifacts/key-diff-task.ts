@@ -29,10 +29,10 @@ export type GroupReply =
 
 /**
  * Runs a task on this thread and says how it went (never throws). The thread's first task
- * warms the check's code up first, in the group's key index folder (see key-check-warm-up.ts).
+ * warms the check's code up first (see key-check-warm-up.ts).
  */
 export function answerGroup(task: GroupTask): GroupReply {
-  warmUpKeyCheck(task.layout.dir);
+  warmUpKeyCheck();
   try {
     return {
       type: "done",
