@@ -73,7 +73,6 @@ class WasmBytes extends GrowableBytes {
 /** The longest payload a batch takes; longer ones are hashed on their own. */
 export const MAX_BATCHED_PAYLOAD = MAX_MESSAGE;
 
-/** Queued row ids of one facts buffer, hashed together. */
 /*
  * Grouping the n descriptors of d (start, length, id offset) by their payloads' block counts,
  * into d[GROUPED…]: one loop per function, with nothing after it, for the reason copyRowIds
@@ -107,6 +106,7 @@ function placeInGroups(d: Int32Array, n: number, groups: Int32Array): void {
   }
 }
 
+/** Queued row ids of one facts buffer, hashed together. */
 export class RowIdBatch {
   readonly #memory: WasmMemory;
   readonly #hash: (desc: number, count: number, scratch: number) => void;
