@@ -25,7 +25,7 @@ export type ReadWhole = (
 ) => Buffer | undefined;
 
 /** ReadWhole from the disk. */
-export const readFromDisk: ReadWhole = (file, optional, into) => {
+const readFromDisk: ReadWhole = (file, optional, into) => {
   let fd: number;
   try {
     fd = openSync(file, "r");
